@@ -1,0 +1,5 @@
+"""`python -m dataagent` runs the command line."""
+
+from dataagent.cli import main
+
+main()

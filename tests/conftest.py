@@ -1,0 +1,109 @@
+"""Shared fixtures: real databases for tests.
+
+PostgreSQL tests use `DATAAGENT_TEST_POSTGRES_URL` (a libpq URL such as
+`postgresql://root@127.0.0.1:5432/test`) and MariaDB/MySQL tests use
+`DATAAGENT_TEST_MYSQL_URL` (`mysql://root@127.0.0.1:3306/test`). When
+`DATAAGENT_REQUIRE_SERVICES=1` (set by `.ci/run`) a missing or unreachable
+server fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+
+def _required() -> bool:
+    return os.environ.get("DATAAGENT_REQUIRE_SERVICES") == "1"
+
+
+def _missing(what: str) -> None:
+    if _required():
+        pytest.fail(f"{what} is required here (DATAAGENT_REQUIRE_SERVICES=1) but not available")
+    pytest.skip(f"{what} not available")
+
+
+def _with_database(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> str:
+    """The configured PostgreSQL server (skips, or fails in CI, when absent)."""
+    url = os.environ.get("DATAAGENT_TEST_POSTGRES_URL")
+    if not url:
+        _missing("PostgreSQL (DATAAGENT_TEST_POSTGRES_URL)")
+        raise AssertionError("unreachable")
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:
+        _missing(f"PostgreSQL at {url} ({exc.__class__.__name__})")
+    return url
+
+
+@pytest.fixture
+def postgres_db(postgres_admin_url: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+    import psycopg
+
+    name = f"da_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_database(postgres_admin_url, name)
+    finally:
+        with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def mysql_admin_url() -> str:
+    """The configured MariaDB/MySQL server (skips, or fails in CI, when absent)."""
+    url = os.environ.get("DATAAGENT_TEST_MYSQL_URL")
+    if not url:
+        _missing("MariaDB/MySQL (DATAAGENT_TEST_MYSQL_URL)")
+        raise AssertionError("unreachable")
+    try:
+        _mysql_connect(url).close()
+    except Exception as exc:
+        _missing(f"MariaDB/MySQL at {url} ({exc.__class__.__name__})")
+    return url
+
+
+def _mysql_connect(url: str, database: str | None = None):  # type: ignore[no-untyped-def]
+    import pymysql
+
+    parts = urlsplit(url)
+    return pymysql.connect(
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or 3306,
+        user=parts.username or "root",
+        password=parts.password or "",
+        database=database if database is not None else (parts.path.lstrip("/") or None),
+        autocommit=True,
+    )
+
+
+@pytest.fixture
+def mysql_db(mysql_admin_url: str) -> Iterator[str]:
+    """A fresh, empty MariaDB/MySQL database for one test; dropped afterwards."""
+    name = f"da_test_{uuid.uuid4().hex[:12]}"
+    conn = _mysql_connect(mysql_admin_url)
+    with conn.cursor() as cur:
+        cur.execute(f"CREATE DATABASE `{name}`")
+    conn.close()
+    try:
+        yield _with_database(mysql_admin_url, name)
+    finally:
+        conn = _mysql_connect(mysql_admin_url)
+        with conn.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
+        conn.close()
