@@ -24,7 +24,9 @@ class Settings(BaseSettings):
     )
 
     # --- where things live -------------------------------------------------
-    data_dir: Path = Field(Path("./data"), description="Directory for the app database, uploads and keys.")
+    data_dir: Path = Field(
+        Path("./data"), description="Directory for the app database, uploads and keys."
+    )
     database_url: str | None = Field(
         None, description="App database URL. Default: a SQLite file in the data directory."
     )
@@ -38,7 +40,9 @@ class Settings(BaseSettings):
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Comma-separated origins allowed by CORS."
     )
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", description="Log level.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", description="Log level."
+    )
     max_body_bytes: int = Field(
         1_048_576, ge=1024, description="Largest JSON request body accepted, in bytes."
     )

@@ -149,7 +149,5 @@ class SemanticModel(BaseModel):
                     )
                 for col in cols:
                     if ds.field(col) is None:
-                        raise ValueError(
-                            f"relationship {r.name!r}: {ds_name}.{col} is not a field"
-                        )
+                        raise ValueError(f"relationship {r.name!r}: {ds_name}.{col} is not a field")
         return self

@@ -1,0 +1,1 @@
+"""The HTTP API: thin routers, schemas, error mapping; serves the built web UI."""

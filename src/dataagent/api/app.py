@@ -1,0 +1,56 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from dataagent import __version__
+from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
+from dataagent.api.routes import auth, chats, health, users
+from dataagent.config import Settings
+from dataagent.store.database import Database
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the app for these settings; the app database must already be migrated."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await app.state.database.dispose()
+
+    app = FastAPI(
+        title="Data Agent",
+        version=__version__,
+        summary="Ask questions of your databases in plain language.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.database = Database(settings.resolved_database_url)
+    app.state.secret_key = settings.resolved_secret_key()
+
+    install_error_handlers(app)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_credentials=True,
+            allow_methods=["*"],
+            allow_headers=["*"],
+        )
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_json_bytes=settings.max_body_bytes,
+        max_upload_bytes=settings.upload_max_bytes,
+    )
+    for router in (health.router, auth.router, users.router, chats.router):
+        app.include_router(router)
+    return app

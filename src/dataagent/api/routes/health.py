@@ -1,0 +1,24 @@
+"""Readiness: is the app database answering and migrated?"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from dataagent import __version__
+from dataagent.store.database import Database
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/api/health", operation_id="health")
+async def health(request: Request) -> JSONResponse:
+    """200 when the app database is reachable, 503 otherwise."""
+    database: Database = request.app.state.database
+    ok = await database.ping()
+    body = {
+        "status": "ok" if ok else "unavailable",
+        "version": __version__,
+        "checks": {"database": "ok" if ok else "unreachable"},
+    }
+    return JSONResponse(body, status_code=200 if ok else 503)

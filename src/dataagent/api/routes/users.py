@@ -1,0 +1,101 @@
+"""User administration (permission `users:manage`)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Response
+from pydantic import Field
+
+from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope, PageOf, page_of
+from dataagent.auth.dependencies import SessionDep, require
+from dataagent.auth.permissions import Permission, Role, permissions_for
+from dataagent.store import users
+from dataagent.store.models import User
+
+router = APIRouter(prefix="/api/users", tags=["users"], responses=ERROR_RESPONSES)
+Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
+
+
+class UserPublic(ApiModel):
+    """A user as the API shows it (never the password hash)."""
+
+    id: uuid.UUID
+    email: str
+    role: str
+    is_active: bool
+    permissions: list[str]
+    created_at: datetime
+
+
+def user_public(user: User) -> UserPublic:
+    """The public view of a user, with the permissions their role grants."""
+    return UserPublic(
+        id=user.id,
+        email=user.email,
+        role=user.role,
+        is_active=user.is_active,
+        permissions=sorted(p.value for p in permissions_for(user.role)),
+        created_at=user.created_at,
+    )
+
+
+class UserCreate(ApiInput):
+    """A new user."""
+
+    email: str = Field(min_length=3, max_length=320)
+    password: str = Field(min_length=8, max_length=1024)
+    role: Role = Role.VIEWER
+
+
+class UserUpdate(ApiInput):
+    """Changes to a user; omitted fields stay as they are."""
+
+    role: Role | None = None
+    is_active: bool | None = None
+    password: str | None = Field(None, min_length=8, max_length=1024)
+
+
+@router.get("", operation_id="listUsers")
+async def list_users(
+    admin: Admin,
+    session: SessionDep,
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    page_size: Annotated[int, Query(alias="pageSize", ge=1, le=100)] = 20,
+) -> Envelope[PageOf[UserPublic]]:
+    """All users, oldest first."""
+    rows, total = await users.list_users(session, page, page_size)
+    return Envelope(data=page_of([user_public(u) for u in rows], total, page, page_size))
+
+
+@router.post("", status_code=201, operation_id="createUser")
+async def create_user(admin: Admin, session: SessionDep, body: UserCreate) -> Envelope[UserPublic]:
+    """Create a user with a role."""
+    user = await users.create_user(session, body.email, body.password, body.role, admin.id)
+    return Envelope(data=user_public(user))
+
+
+@router.get("/{user_id}", operation_id="getUser")
+async def get_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Envelope[UserPublic]:
+    """One user."""
+    return Envelope(data=user_public(await users.get_user(session, user_id)))
+
+
+@router.patch("/{user_id}", operation_id="updateUser")
+async def update_user(
+    admin: Admin, session: SessionDep, user_id: uuid.UUID, body: UserUpdate
+) -> Envelope[UserPublic]:
+    """Change a user's role, active flag or password."""
+    user = await users.update_user(
+        session, user_id, admin.id, body.role, body.is_active, body.password
+    )
+    return Envelope(data=user_public(user))
+
+
+@router.delete("/{user_id}", status_code=204, operation_id="deleteUser")
+async def delete_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
+    """Delete a user and everything they own."""
+    await users.delete_user(session, user_id, admin.id)
+    return Response(status_code=204)

@@ -1,0 +1,1 @@
+"""Users, passwords, tokens, roles -> permissions, and the FastAPI dependencies that check them."""

@@ -1,0 +1,77 @@
+"""FastAPI dependencies: the app database session, the current user, permission checks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.auth.permissions import Permission, has_permission
+from dataagent.auth.tokens import COOKIE_NAME, read_token
+from dataagent.config import Settings
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.store.database import Database
+from dataagent.store.models import User
+
+
+def get_settings_dep(request: Request) -> Settings:
+    """The settings the app was created with."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_database(request: Request) -> Database:
+    """The app database of this app instance."""
+    database: Database = request.app.state.database
+    return database
+
+
+async def get_session(
+    database: Annotated[Database, Depends(get_database)],
+) -> AsyncIterator[AsyncSession]:
+    """One session per request, closed afterwards."""
+    async with database.session() as session:
+        yield session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+def _bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return request.cookies.get(COOKIE_NAME)
+
+
+async def get_current_user(request: Request, session: SessionDep) -> User:
+    """The user behind the bearer token or session cookie; 401 otherwise."""
+    token = _bearer_token(request)
+    secret: str = request.app.state.secret_key
+    user_id = read_token(token, secret) if token else None
+    user = await session.get(User, user_id) if user_id else None
+    if user is None or not user.is_active:
+        raise DataAgentError(
+            ErrorCode.UNAUTHORIZED, "Sign in to continue: the token is missing, invalid or expired."
+        )
+    return user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+def require(permission: Permission) -> Callable[[User], Awaitable[User]]:
+    """A dependency that returns the current user when their role grants `permission`."""
+
+    async def dependency(user: CurrentUser) -> User:
+        if not has_permission(user.role, permission):
+            raise DataAgentError(
+                ErrorCode.FORBIDDEN, f"Your role ({user.role}) lacks the {permission} permission."
+            )
+        return user
+
+    return dependency

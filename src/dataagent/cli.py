@@ -1,0 +1,203 @@
+"""The command line: `dataagent serve | demo | db | users | sandbox | version`."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import logging
+import secrets
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from dataagent import __version__
+from dataagent.config import Settings
+from dataagent.errors import DataAgentError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Data Agent command line.")
+db_app = typer.Typer(no_args_is_help=True, help="The app database.")
+users_app = typer.Typer(no_args_is_help=True, help="Local user accounts.")
+app.add_typer(db_app, name="db")
+app.add_typer(users_app, name="users")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _settings() -> Settings:
+    return Settings()
+
+
+def _configure_logging(settings: Settings) -> None:
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err_console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+def _migrate(settings: Settings) -> None:
+    from dataagent.store.migrations import upgrade
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    upgrade(settings.resolved_database_url)
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    console.print(f"dataagent {__version__}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Listen address (DATAAGENT_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Listen port (DATAAGENT_PORT).")] = None,
+) -> None:
+    """Apply pending migrations and run the API server until SIGTERM or Ctrl-C."""
+    settings = _settings()
+    _configure_logging(settings)
+    _migrate(settings)
+    _run_server(settings, host or settings.host, port or settings.port)
+
+
+def _run_server(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from dataagent.api.app import create_app
+
+    log = logging.getLogger("dataagent")
+    log.info("Data Agent %s listening on http://%s:%d", __version__, host, port)
+    # uvicorn handles SIGTERM/SIGINT: it stops accepting, finishes requests, runs shutdown.
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=settings.log_level.lower(),
+        timeout_graceful_shutdown=10,
+    )
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: str = "head") -> None:
+    """Apply migrations up to REVISION (default: the newest)."""
+    settings = _settings()
+    from dataagent.store.migrations import current_revision, upgrade
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    upgrade(settings.resolved_database_url, revision)
+    console.print(f"app database at revision {current_revision(settings.resolved_database_url)}")
+
+
+@db_app.command("downgrade")
+def db_downgrade(revision: str) -> None:
+    """Revert migrations down to REVISION (`base` empties the database)."""
+    settings = _settings()
+    from dataagent.store.migrations import current_revision, downgrade
+
+    downgrade(settings.resolved_database_url, revision)
+    console.print(f"app database at revision {current_revision(settings.resolved_database_url)}")
+
+
+@db_app.command("current")
+def db_current() -> None:
+    """Print the revision the app database is at."""
+    from dataagent.store.migrations import current_revision
+
+    console.print(current_revision(_settings().resolved_database_url) or "empty")
+
+
+def _read_password(password_stdin: bool) -> str:
+    if password_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    if sys.stdin.isatty():
+        first = getpass.getpass("Password: ")
+        if first != getpass.getpass("Repeat password: "):
+            raise _fail("the passwords differ")
+        return first
+    raise _fail("no terminal to ask for a password: pipe it in with --password-stdin", 2)
+
+
+@users_app.command("create")
+def users_create(
+    email: Annotated[str, typer.Option(help="Email address (the login).")],
+    role: Annotated[str, typer.Option(help="admin, contributor or viewer.")] = "viewer",
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from standard input.")
+    ] = False,
+) -> None:
+    """Create a local user."""
+    settings = _settings()
+    password = _read_password(password_stdin)
+    _migrate(settings)
+    try:
+        user = asyncio.run(_create_user(settings, email, password, role))
+    except DataAgentError as exc:
+        raise _fail(exc.message) from None
+    console.print(f"created {user} ({role})")
+
+
+async def _create_user(settings: Settings, email: str, password: str, role: str) -> str:
+    from dataagent.store import users
+    from dataagent.store.database import Database
+
+    database = Database(settings.resolved_database_url)
+    try:
+        async with database.session() as session:
+            user = await users.create_user(session, email, password, role)
+            return user.email
+    finally:
+        await database.dispose()
+
+
+@app.command()
+def demo(
+    serve_after: Annotated[
+        bool, typer.Option("--serve/--no-serve", help="Start the server after seeding.")
+    ] = True,
+) -> None:
+    """Generate the demo retail database, create the admin user, and start the server."""
+    settings = _settings()
+    _configure_logging(settings)
+    _migrate(settings)
+    from dataagent.demo.setup import seed_demo
+
+    password = (
+        settings.admin_password.get_secret_value()
+        if settings.admin_password
+        else secrets.token_urlsafe(12)
+    )
+    result = asyncio.run(seed_demo(settings, password))
+    url = f"http://{settings.host}:{settings.port}"
+    console.print(f"[bold]Demo database:[/bold] {result.database_path}")
+    if result.created_admin:
+        console.print(f"[bold]Sign in at {url} as {settings.admin_email}[/bold]")
+        console.print(f"[bold]Password (shown once):[/bold] {password}")
+    else:
+        console.print(f"Sign in at {url} as {settings.admin_email} (existing account)")
+    sys.stdout.flush()
+    if serve_after:
+        _run_server(settings, settings.host, settings.port)
+
+
+def _mount_optional_apps() -> None:
+    try:
+        from dataagent.sandbox.cli import app as sandbox_app
+    except ImportError:
+        return
+    app.add_typer(sandbox_app, name="sandbox", help="The Python sandbox.")
+
+
+_mount_optional_apps()
+
+
+def main() -> None:
+    """Entry point of the `dataagent` script."""
+    app()
+

@@ -1,0 +1,1 @@
+"""Chat-model and embedding providers, provider resolution, token usage and tracing."""

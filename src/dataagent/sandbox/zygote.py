@@ -1,0 +1,389 @@
+"""The sandbox's zygote: preloads the analysis stack, then forks one isolated child per run.
+
+This file runs *inside* bubblewrap as a standalone script (it imports nothing from
+`dataagent`; the host binds it read-only next to `runner.py`). It talks to the host
+over its stdin/stdout with length-prefixed frames:
+
+    host -> zygote   JSON header {code, timeout_s, limits, tables: [{name, nbytes}]}
+                     followed by each table's Arrow IPC bytes
+    zygote -> host   JSON result {stdout, stderr, return_code, files, value, status, ...}
+
+Per run the zygote forks a supervisor which (in isolated mode) enters a fresh user,
+mount, PID, IPC, UTS and network namespace, mounts an empty size-capped tmpfs on
+/tmp and /dev/shm, drops every capability and forks the worker: PID 1 of the new PID
+namespace, so when it exits or is killed the kernel kills everything it started.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import stat
+import struct
+import sys
+import tempfile
+import time
+import traceback
+from typing import Any
+
+FRAME = struct.Struct(">Q")
+MAX_HEADER_BYTES = 64 * 1024 * 1024
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+OUTPUT_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".csv", ".json", ".txt", ".xlsx")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+# --- framing ---------------------------------------------------------------------------
+
+
+def read_exact(fd: int, size: int) -> bytes | None:
+    """Read exactly `size` bytes, or None at end of input."""
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data`."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def send_frame(fd: int, message: dict[str, Any]) -> None:
+    """Send one JSON message with its length prefix."""
+    body = json.dumps(message).encode()
+    write_all(fd, FRAME.pack(len(body)) + body)
+
+
+def read_job(fd: int) -> dict[str, Any] | None:
+    """Read one job (header and table bytes); None when the host closed the pipe."""
+    prefix = read_exact(fd, FRAME.size)
+    if prefix is None:
+        return None
+    (size,) = FRAME.unpack(prefix)
+    if size > MAX_HEADER_BYTES:
+        raise ValueError("job header too large")
+    header = read_exact(fd, size)
+    if header is None:
+        return None
+    job: dict[str, Any] = json.loads(header)
+    for table in job.get("tables", []):
+        data = read_exact(fd, int(table["nbytes"])) if table["nbytes"] else b""
+        if data is None:
+            return None
+        table["data"] = data
+    return job
+
+
+# --- privileges and namespaces -----------------------------------------------------------
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def set_no_new_privs() -> None:
+    """Make sure no execve in the sandbox can ever gain privileges (setuid binaries)."""
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(NO_NEW_PRIVS)")
+
+
+def set_dumpable(value: bool) -> None:
+    """A non-dumpable process cannot be ptraced or have its /proc files read by its peers."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, int(value), 0, 0, 0), "prctl(DUMPABLE)")
+
+
+def drop_capabilities() -> None:
+    """Drop every capability (bounding, ambient, effective, permitted, inheritable)."""
+    for cap in range(64):
+        if _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            break  # EINVAL past the last capability the kernel knows
+    _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(("CapEff:", "CapPrm:")) and int(line.split()[1], 16) != 0:
+                raise RuntimeError(f"capabilities still held: {line.strip()}")
+
+
+def enter_fresh_namespaces(tmp_mb: int, shm_mb: int) -> None:
+    """New user/mount/PID/IPC/UTS/net namespaces and an empty tmpfs on /tmp and /dev/shm."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET
+    _check(_libc.unshare(flags), "unshare")
+    for name, value in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:
+            handle.write(value)
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount(private)")
+    options = f"size={tmp_mb}m,mode=1777".encode()
+    _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount(/tmp)")
+    if os.path.isdir("/dev/shm"):
+        shm = f"size={shm_mb}m,mode=1777".encode()
+        _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, shm), "mount(shm)")
+
+
+def probe_isolation() -> str | None:
+    """Try the per-run namespaces once in a throwaway child; the error text when they fail."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        message = b""
+        try:
+            enter_fresh_namespaces(1, 1)
+            drop_capabilities()
+        except BaseException as exc:
+            message = f"{type(exc).__name__}: {exc}".encode()
+        write_all(writer, message)
+        os._exit(0)
+    os.close(writer)
+    chunks = []
+    while chunk := os.read(reader, 4096):
+        chunks.append(chunk)
+    os.close(reader)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode() or None
+
+
+# --- supervising one run -------------------------------------------------------------------
+
+
+def _drain(streams: dict[int, bytearray], limits: dict[str, Any], deadline: float) -> bool:
+    """Read the worker's pipes until they close; False when the deadline passed first."""
+    cap = int(limits["output_max_bytes"])
+    lost = dict.fromkeys(streams, 0)
+    open_fds = set(streams)
+    while open_fds:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            for fd in open_fds:
+                os.close(fd)
+            return False
+        ready, _, _ = select.select(list(open_fds), [], [], min(remaining, 1.0))
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                open_fds.discard(fd)
+                os.close(fd)
+                continue
+            room = cap - len(streams[fd])
+            streams[fd] += chunk[: max(room, 0)]
+            lost[fd] += max(len(chunk) - max(room, 0), 0)
+    for fd, count in lost.items():
+        if count:
+            streams[fd] += f"\n[output truncated: {count} more bytes not shown]\n".encode()
+    return True
+
+
+def _decode(data: bytes | bytearray) -> str:
+    return bytes(data).decode("utf-8", errors="replace")
+
+
+def safe_filename(name: str) -> str:
+    """A file name with only [A-Za-z0-9._-], no leading dot, at most 100 characters."""
+    cleaned = SAFE_NAME.sub("_", name).lstrip(".")[:100]
+    return cleaned or "file"
+
+
+def collect_files(workdir: str, limits: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Regular files the run left in its working directory, never following links."""
+    files: list[dict[str, Any]] = []
+    notes: list[str] = []
+    total = 0
+    try:
+        entries = sorted(os.scandir(workdir), key=lambda entry: entry.name)
+    except OSError as exc:
+        return files, [f"output files not collected: {exc.strerror}"]
+    for entry in entries:
+        if not entry.name.lower().endswith(OUTPUT_SUFFIXES) or entry.name.startswith("."):
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            notes.append(f"{safe_filename(entry.name)}: skipped (not a regular file)")
+            continue
+        if len(files) >= int(limits["files_max_count"]):
+            notes.append(f"{safe_filename(entry.name)}: skipped (more than {len(files)} files)")
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            too_big = info.st_size > int(limits["file_max_bytes"])
+            if not stat.S_ISREG(info.st_mode) or too_big:
+                notes.append(f"{safe_filename(entry.name)}: skipped ({info.st_size} bytes)")
+                continue
+            if total + info.st_size > int(limits["files_max_total_bytes"]):
+                notes.append(f"{safe_filename(entry.name)}: skipped (total size cap)")
+                continue
+            data = read_exact(fd, info.st_size) or b""
+        finally:
+            os.close(fd)
+        total += len(data)
+        files.append({"filename": safe_filename(entry.name), "data": base64.b64encode(data).decode()})
+    return files, notes
+
+
+def supervise(job: dict[str, Any], isolate: bool, runner: Any) -> dict[str, Any]:
+    """Run one job in a fresh worker (called in the forked supervisor); the result message."""
+    limits: dict[str, Any] = job["limits"]
+    if isolate:
+        enter_fresh_namespaces(int(limits["tmp_mb"]), int(limits["shm_mb"]))
+        drop_capabilities()
+        workdir = "/tmp"
+    else:
+        workdir = tempfile.mkdtemp(prefix="dataagent-run-")
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    res_r, res_w = os.pipe()
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        for fd in (out_r, err_r, res_r):
+            os.close(fd)
+        runner.run_worker(job, workdir, out_w, err_w, res_w)  # never returns
+    for fd in (out_w, err_w, res_w):
+        os.close(fd)
+    streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
+    finished = _drain(streams, {"output_max_bytes": limits["output_max_bytes"]}, started + float(job["timeout_s"]))
+    if not finished:
+        _kill_worker(pid)
+    _, wait_status = os.waitpid(pid, 0)
+    elapsed_ms = int((time.monotonic() - started) * 1000)
+    if not isolate:
+        _kill_worker(pid)  # in unsafe mode orphans of the run's process group die here
+    files, notes = collect_files(workdir, limits)
+    if not isolate:
+        shutil.rmtree(workdir, ignore_errors=True)
+    report: dict[str, Any] = {}
+    if finished and streams[res_r]:
+        try:
+            report = json.loads(bytes(streams[res_r]).split(b"\n[output truncated")[0])
+        except ValueError:
+            report = {}
+    return {
+        "stdout": _decode(streams[out_r]),
+        "stderr": _decode(streams[err_r]),
+        "wait_status": wait_status,
+        "timed_out": not finished,
+        "elapsed_ms": elapsed_ms,
+        "files": files,
+        "notes": notes + list(report.get("notes", [])),
+        "value": report.get("value"),
+        "has_value": bool(report.get("has_value")),
+        "memory_error": bool(report.get("memory_error")),
+    }
+
+
+def _kill_worker(pid: int) -> None:
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def run_job(job: dict[str, Any], isolate: bool, runner: Any) -> dict[str, Any]:
+    """Fork a supervisor for the job and relay its result (an internal error if it broke)."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        try:
+            payload = json.dumps(supervise(job, isolate, runner)).encode()
+        except BaseException:
+            payload = json.dumps({"internal_error": traceback.format_exc(limit=5)}).encode()
+        write_all(writer, payload)
+        os._exit(0)
+    os.close(writer)
+    chunks = []
+    while chunk := os.read(reader, 1 << 20):
+        chunks.append(chunk)
+    os.close(reader)
+    os.waitpid(pid, 0)
+    try:
+        result: dict[str, Any] = json.loads(b"".join(chunks))
+    except ValueError:
+        result = {"internal_error": "the run's supervisor exited without a result"}
+    return result
+
+
+def main() -> None:
+    """Preload, report ready, then serve jobs until the host closes stdin."""
+    isolate = "--isolate" in sys.argv
+    for path in sys.argv[sys.argv.index("--path") + 1 :] if "--path" in sys.argv else []:
+        sys.path.append(path)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)  # stray prints from imports go to the host's log, never into the protocol
+    set_no_new_privs()
+    set_dumpable(False)
+    import runner  # type: ignore[import-not-found]  # the sibling file bound next to this one
+
+    started = time.monotonic()
+    runner.preload()
+    ready: dict[str, Any] = {
+        "ready": True,
+        "preload_ms": int((time.monotonic() - started) * 1000),
+        "baseline_vm_kb": runner.vm_size_kb(),
+        "isolation_error": probe_isolation() if isolate else None,
+    }
+    send_frame(proto_out, ready)
+    while True:
+        job = read_job(proto_in)
+        if job is None:
+            return
+        send_frame(proto_out, run_job(job, isolate, runner))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""SQL dialects the compiler targets: their sqlglot names and how each truncates time.
+
+Pure module. Time grains are written once per dialect as SQL templates over a placeholder
+column, parsed with sqlglot and filled in as expression trees, so no value is ever pasted
+into SQL text. Every grain yields the first day of its period as a DATE (text
+`YYYY-MM-DD` in SQLite); weeks start on Monday in every dialect.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import sqlglot
+from sqlglot import exp
+
+from dataagent.errors import DataAgentError, ErrorCode
+
+# Product dialect names (and a few aliases) -> sqlglot dialect names.
+SQLGLOT_DIALECTS = {
+    "postgresql": "postgres",
+    "postgres": "postgres",
+    "sqlite": "sqlite",
+    "duckdb": "duckdb",
+    "mysql": "mysql",
+    "mariadb": "mysql",
+}
+DIALECTS = ("postgresql", "sqlite", "duckdb", "mysql")
+
+_PLACEHOLDER = "__grain_input__"
+_TRUNC = "CAST(DATE_TRUNC('{grain}', __grain_input__) AS DATE)"
+_GRAIN_TEMPLATES: dict[str, dict[str, str]] = {
+    "postgres": {g: _TRUNC.format(grain=g) for g in ("day", "week", "month", "quarter", "year")},
+    "duckdb": {g: _TRUNC.format(grain=g) for g in ("day", "week", "month", "quarter", "year")},
+    "sqlite": {
+        "day": "DATE(__grain_input__)",
+        # 'weekday 0' moves forward to Sunday (or stays on it); 6 days back is that Monday.
+        "week": "DATE(__grain_input__, 'weekday 0', '-6 days')",
+        "month": "DATE(__grain_input__, 'start of month')",
+        "quarter": (
+            "DATE(__grain_input__, 'start of month', '-' || "
+            "((CAST(STRFTIME('%m', __grain_input__) AS INTEGER) - 1) % 3) || ' months')"
+        ),
+        "year": "DATE(__grain_input__, 'start of year')",
+    },
+    "mysql": {
+        "day": "DATE(__grain_input__)",
+        "week": "DATE_SUB(DATE(__grain_input__), INTERVAL WEEKDAY(__grain_input__) DAY)",
+        "month": "DATE_SUB(DATE(__grain_input__), INTERVAL DAYOFMONTH(__grain_input__) - 1 DAY)",
+        "quarter": (
+            "DATE_ADD(MAKEDATE(YEAR(__grain_input__), 1), "
+            "INTERVAL QUARTER(__grain_input__) - 1 QUARTER)"
+        ),
+        "year": "MAKEDATE(YEAR(__grain_input__), 1)",
+    },
+}
+
+
+def sqlglot_dialect(dialect: str) -> str:
+    """The sqlglot name of a product dialect; VALIDATION_ERROR for one we cannot compile to."""
+    name = SQLGLOT_DIALECTS.get(dialect.lower())
+    if name is None:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            f"Unsupported dialect {dialect!r} (choose from {', '.join(DIALECTS)}).",
+        )
+    return name
+
+
+@cache
+def _template(dialect: str, grain: str) -> exp.Expression:
+    return sqlglot.parse_one(_GRAIN_TEMPLATES[dialect][grain], read=dialect)
+
+
+def truncate(value: exp.Expression, grain: str, dialect: str) -> exp.Expression:
+    """`value` truncated to the start of its `grain` period, in sqlglot `dialect`."""
+
+    def fill(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Column) and node.name == _PLACEHOLDER:
+            return value.copy()
+        return node
+
+    return _template(dialect, grain).copy().transform(fill)

@@ -1,0 +1,339 @@
+"""Deterministic generation of a semantic model from a schema snapshot (no LLM involved).
+
+Every table becomes a dataset, every column a field; declared foreign keys become
+relationships, and `<x>_id` columns without one are linked by name to a table `x`
+(`xs`, `xes`, `ies`) whose primary key is `id` or `<x>_id`, flagged as inferred.
+The same snapshot always yields the same model, byte for byte once dumped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlglot.dialects import Dialect
+
+from dataagent.semantic.model import (
+    Cardinality,
+    Dataset,
+    DataType,
+    Field_,
+    Relationship,
+    RelationshipSource,
+    SemanticModel,
+)
+from dataagent.sources.introspection import SchemaSnapshot, TableInfo, map_data_type
+
+# Words that stay upper case in labels ("customer_id" -> "Customer ID").
+ACRONYMS = frozenset(
+    {
+        *("id", "url", "uri", "uuid", "guid", "ip", "sku", "api", "ssn", "vat", "iso", "utc"),
+        *("gps", "ean", "upc", "isbn", "sql", "csv", "pdf", "html", "http", "https", "json"),
+        *("xml", "usd", "eur", "gbp", "kpi", "roi", "ltv", "mrr", "arr", "crm", "erp", "dob"),
+    }
+)
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_SAFE_BARE = re.compile(r"^[a-z_][a-z0-9_]*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ID_COLUMN = re.compile(r"^(?P<stem>[A-Za-z0-9_]+?)_id$", re.IGNORECASE)
+
+
+def _reserved_words() -> frozenset[str]:
+    words: set[str] = set()
+    for name in ("duckdb", "mysql", "presto"):
+        generator = Dialect.get_or_raise(name).generator_class
+        words |= {w.lower() for w in getattr(generator, "RESERVED_KEYWORDS", ())}
+    return frozenset(words | {"user", "order", "group", "table", "select", "from", "where"})
+
+
+RESERVED = _reserved_words()
+
+
+def humanise(identifier: str) -> str:
+    """A label for an identifier: `customer_id` -> "Customer ID", `unitPrice` -> "Unit Price"."""
+    text = identifier if re.search(r"[a-z]", identifier) else identifier.lower()
+    words = _WORD.findall(text)
+    out = []
+    for word in words:
+        if word.lower() in ACRONYMS:
+            out.append(word.upper())
+        elif word.isupper() and len(word) > 1:
+            out.append(word)
+        else:
+            out.append(word[:1].upper() + word[1:].lower())
+    return " ".join(out) or identifier
+
+
+def to_identifier(text: str) -> str:
+    """A valid identifier close to `text` (ASCII, `[A-Za-z_][A-Za-z0-9_]*`)."""
+    if _IDENTIFIER.match(text):
+        return text
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ident = re.sub(r"[^0-9A-Za-z_]+", "_", ascii_text.strip()).strip("_") or "unnamed"
+    return f"_{ident}" if ident[0].isdigit() else ident
+
+
+def column_expression(column: str, dialect: str) -> str:
+    """The SQL for a column: bare when safe, otherwise quoted the dialect's way."""
+    # PostgreSQL folds unquoted names to lower case; the others compare them case-insensitively
+    bare = _SAFE_BARE.match(column) if dialect == "postgresql" else _IDENTIFIER.match(column)
+    if bare and column.lower() not in RESERVED:
+        return column
+    if dialect == "mysql":
+        return "`" + column.replace("`", "``") + "`"
+    return '"' + column.replace('"', '""') + '"'
+
+
+def _unique(base: str, used: set[str]) -> str:
+    candidate, n = base, 2
+    while candidate.lower() in used:
+        candidate, n = f"{base}_{n}", n + 1
+    used.add(candidate.lower())
+    return candidate
+
+
+@dataclass
+class _Link:
+    """A relationship found in the snapshot, before names are given."""
+
+    table: TableInfo
+    columns: list[str]
+    target: TableInfo
+    target_columns: list[str]
+    source: RelationshipSource
+
+
+class _Catalog:
+    """Case-insensitive lookups of tables and columns."""
+
+    def __init__(self, tables: list[TableInfo]) -> None:
+        self.by_name: dict[str, list[TableInfo]] = defaultdict(list)
+        for t in tables:
+            self.by_name[t.name.lower()].append(t)
+
+    def table(self, schema: str | None, name: str, near: TableInfo) -> TableInfo | None:
+        candidates = self.by_name.get(name.lower(), [])
+        wanted = (schema or near.schema_name).lower()
+        same = [t for t in candidates if t.schema_name.lower() == wanted]
+        if same:
+            return same[0]
+        return candidates[0] if len(candidates) == 1 and schema is None else None
+
+    @staticmethod
+    def columns(table: TableInfo, names: list[str]) -> list[str] | None:
+        actual = {c.name.lower(): c.name for c in table.columns}
+        found = [actual.get(n.lower()) for n in names]
+        return None if None in found else [f for f in found if f is not None]
+
+
+def _declared_links(tables: list[TableInfo], catalog: _Catalog) -> list[_Link]:
+    links: list[_Link] = []
+    seen: set[tuple[str, ...]] = set()
+    for table in tables:
+        for fk in table.foreign_keys:
+            target = catalog.table(fk.referred_schema, fk.referred_table, table)
+            if target is None:
+                continue  # the referenced table was not introspected (another schema)
+            columns = catalog.columns(table, fk.columns)
+            target_columns = catalog.columns(target, fk.referred_columns or target.primary_key)
+            if not columns or not target_columns or len(columns) != len(target_columns):
+                continue
+            key = (table.qualified_name, *columns, "->", target.qualified_name, *target_columns)
+            if key not in seen:
+                seen.add(key)
+                links.append(
+                    _Link(table, columns, target, target_columns, RelationshipSource.FOREIGN_KEY)
+                )
+    return links
+
+
+def _inferred_links(
+    tables: list[TableInfo], catalog: _Catalog, declared: list[_Link]
+) -> list[_Link]:
+    covered = {(id(link.table), c.lower()) for link in declared for c in link.columns}
+    links: list[_Link] = []
+    for table in tables:
+        for column in table.columns:
+            match = _ID_COLUMN.match(column.name)
+            if match is None or (id(table), column.name.lower()) in covered:
+                continue
+            target, target_column = _name_target(match.group("stem"), column.name, table, catalog)
+            if target is None or target_column is None or target is table:
+                continue
+            ours = map_data_type(column.native_type)
+            theirs = next(
+                map_data_type(c.native_type) for c in target.columns if c.name == target_column
+            )
+            if ours != theirs and DataType.OTHER not in (ours, theirs):
+                continue
+            links.append(
+                _Link(table, [column.name], target, [target_column], RelationshipSource.INFERRED)
+            )
+    return links
+
+
+def _name_target(
+    stem: str, column: str, table: TableInfo, catalog: _Catalog
+) -> tuple[TableInfo | None, str | None]:
+    lowered = stem.lower()
+    names = [lowered, f"{lowered}s", f"{lowered}es"]
+    if lowered.endswith("y"):
+        names.append(f"{lowered[:-1]}ies")
+    for name in names:
+        target = catalog.table(None, name, table)
+        if target is None or len(target.primary_key) != 1:
+            continue
+        key = _Catalog.columns(target, target.primary_key)
+        if key and key[0].lower() in ("id", column.lower()):
+            return target, key[0]
+    return None, None
+
+
+def _cardinality(table: TableInfo, columns: list[str]) -> Cardinality:
+    wanted = {c.lower() for c in columns}
+    keys = [table.primary_key, *table.unique_keys]
+    if any(key and {k.lower() for k in key} == wanted for key in keys):
+        return Cardinality.ONE_TO_ONE
+    return Cardinality.MANY_TO_ONE
+
+
+def _rows(n: int) -> str:
+    return "1 row" if n == 1 else f"{n:,} rows"
+
+
+def generate_semantic_model(
+    snapshot: SchemaSnapshot,
+    name: str,
+    dialect: str | None = None,
+    description: str | None = None,
+) -> SemanticModel:
+    """A semantic model of every table in the snapshot, with its relationships."""
+    dialect = dialect or snapshot.dialect
+    tables = sorted(
+        (t for t in snapshot.tables if t.columns), key=lambda t: (t.schema_name, t.name)
+    )
+    catalog = _Catalog(tables)
+    declared = _declared_links(tables, catalog)
+    inferred = _inferred_links(tables, catalog, declared)
+
+    # same table name in two schemas: both get qualified as schema_table
+    name_counts: dict[str, int] = defaultdict(int)
+    for t in tables:
+        name_counts[t.name.lower()] += 1
+    used: set[str] = set()
+    ds_names: dict[int, str] = {}
+    field_names: dict[tuple[int, str], str] = {}
+    for t in tables:
+        base = t.name if name_counts[t.name.lower()] == 1 else f"{t.schema_name}_{t.name}"
+        ds_names[id(t)] = _unique(to_identifier(base), used)
+        used_fields: set[str] = set()
+        for c in t.columns:
+            field_names[(id(t), c.name)] = _unique(to_identifier(c.name), used_fields)
+
+    notes: dict[tuple[int, str], str] = {}
+    for link in declared + inferred:
+        target = ds_names[id(link.target)]
+        for col, ref in zip(link.columns, link.target_columns, strict=True):
+            ref_field = field_names[(id(link.target), ref)]
+            if link.source is RelationshipSource.FOREIGN_KEY:
+                notes.setdefault((id(link.table), col), f"References {target}.{ref_field}.")
+            else:
+                notes.setdefault(
+                    (id(link.table), col),
+                    f"Probably references {target}.{ref_field} (inferred from the name).",
+                )
+
+    datasets = [_dataset(t, ds_names[id(t)], field_names, notes, dialect) for t in tables]
+    relationships: list[Relationship] = []
+    rel_names: set[str] = set()
+    for link in sorted(
+        declared + inferred,
+        key=lambda lk: (ds_names[id(lk.table)], lk.columns, ds_names[id(lk.target)]),
+    ):
+        from_ds, to_ds = ds_names[id(link.table)], ds_names[id(link.target)]
+        from_cols = [field_names[(id(link.table), c)] for c in link.columns]
+        to_cols = [field_names[(id(link.target), c)] for c in link.target_columns]
+        arrow = f"{from_ds}.{', '.join(from_cols)} -> {to_ds}.{', '.join(to_cols)}"
+        how = (
+            "Foreign key"
+            if link.source is RelationshipSource.FOREIGN_KEY
+            else "Inferred from names"
+        )
+        relationships.append(
+            Relationship(
+                name=_unique(f"{from_ds}_{'_'.join(from_cols)}_{to_ds}", rel_names),
+                from_dataset=from_ds,
+                from_columns=from_cols,
+                to_dataset=to_ds,
+                to_columns=to_cols,
+                cardinality=_cardinality(link.table, link.columns),
+                source=link.source,
+                description=f"{how} {arrow}.",
+            )
+        )
+    return SemanticModel(
+        name=name,
+        description=description
+        or f"Generated from a {dialect} database with {len(datasets)} datasets "
+        f"and {len(relationships)} relationships.",
+        dialect=dialect,
+        datasets=datasets,
+        relationships=relationships,
+    )
+
+
+def _dataset(
+    table: TableInfo,
+    name: str,
+    field_names: dict[tuple[int, str], str],
+    notes: dict[tuple[int, str], str],
+    dialect: str,
+) -> Dataset:
+    label = humanise(table.name)
+    if table.comment:
+        description = table.comment
+    elif table.row_estimate is not None:
+        description = f"{label} {table.kind} with {_rows(table.row_estimate)}."
+    else:
+        description = f"{label} {table.kind}."
+    pk = {c.lower() for c in table.primary_key}
+    fields = []
+    for column in table.columns:
+        in_pk = column.name.lower() in pk
+        if column.comment:
+            text = column.comment
+        elif in_pk and len(pk) == 1:
+            text = f"Primary key of {name}."
+        elif in_pk:
+            text = f"Part of the primary key of {name}."
+        else:
+            text = notes.get((id(table), column.name)) or f"{humanise(column.name)} of {name}."
+        fields.append(
+            Field_(
+                name=field_names[(id(table), column.name)],
+                expression=column_expression(column.name, dialect),
+                label=humanise(column.name),
+                description=text,
+                data_type=map_data_type(column.native_type),
+                native_type=column.native_type or None,
+                is_primary_key=in_pk,
+                nullable=column.nullable and not in_pk,
+                sample_values=list(column.sample_values),
+                distinct_count=column.distinct_count,
+            )
+        )
+    return Dataset(
+        name=name,
+        description=description,
+        source=table.qualified_name,
+        row_count=table.row_estimate,
+        primary_key=[field_names[(id(table), c)] for c in _pk_columns(table)],
+        fields=fields,
+    )
+
+
+def _pk_columns(table: TableInfo) -> list[str]:
+    actual = {c.name.lower(): c.name for c in table.columns}
+    return [actual[k.lower()] for k in table.primary_key if k.lower() in actual]

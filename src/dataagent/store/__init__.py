@@ -1,0 +1,1 @@
+"""App persistence: SQLAlchemy models, the session factory, repositories and migrations."""

@@ -1,0 +1,134 @@
+"""Tables of the app database. Schemas for the API live in `dataagent.api.schemas`."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import ForeignKey, Index, Integer, MetaData, String, Text, Uuid
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from dataagent.store.types import JSONDocument, UTCDateTime, utcnow
+
+Role = Literal["admin", "contributor", "viewer"]
+OntologyStatus = Literal["building", "ready", "failed"]
+MessageRole = Literal["user", "assistant"]
+MessageStatus = Literal["generating", "complete", "failed", "clarification_needed"]
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a stable constraint naming convention (for migrations)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+def _uuid_pk() -> Mapped[uuid.UUID]:
+    return mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+
+
+class User(Base):
+    """A local account; the role decides the permissions."""
+
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(20), default="viewer")
+    is_active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class Ontology(Base):
+    """A knowledge graph of one semantic model; chats ask questions against it."""
+
+    __tablename__ = "ontologies"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    name: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(20), default="building")
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"),)
+
+
+class DataChat(Base):
+    """A conversation with the agent about one ontology."""
+
+    __tablename__ = "data_chats"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    name: Mapped[str] = mapped_column(String(255))
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    llm_provider: Mapped[str | None] = mapped_column(String(50))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    messages: Mapped[list[DataChatMessage]] = relationship(
+        back_populates="chat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="(DataChatMessage.created_at, DataChatMessage.seq)",
+    )
+
+    __table_args__ = (
+        Index(None, "owner_id"),
+        Index(None, "ontology_id"),
+        Index(None, "updated_at"),
+    )
+
+
+class DataChatMessage(Base):
+    """One user or assistant message; metadata holds tool calls, tokens, errors, claims."""
+
+    __tablename__ = "data_chat_messages"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    chat_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("data_chats.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))
+    content: Mapped[str] = mapped_column(Text, default="")
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONDocument)
+    status: Mapped[str] = mapped_column(String(20), default="complete")
+    # Position in the chat: orders messages created in the same instant (a question before
+    # its reply).
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    chat: Mapped[DataChat] = relationship(back_populates="messages")
+
+    __table_args__ = (Index(None, "chat_id"), Index(None, "created_at"))
+
+
+class AuditEvent(Base):
+    """Who did what to which object, kept after the object is gone."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    actor_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    action: Mapped[str] = mapped_column(String(100))
+    object_type: Mapped[str] = mapped_column(String(50))
+    object_id: Mapped[str | None] = mapped_column(String(64))
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        Index(None, "actor_id"),
+        Index(None, "created_at"),
+        Index(None, "object_type", "object_id"),
+    )

@@ -1,0 +1,127 @@
+"""Users: creation, look-up, updates and deletion."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.auth.passwords import MIN_PASSWORD_LENGTH, hash_password
+from dataagent.auth.permissions import Role
+from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.store import audit
+from dataagent.store.models import User
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def normalise_email(email: str) -> str:
+    """The canonical form of an email address (trimmed, lower case), validated."""
+    email = email.strip().lower()
+    if not _EMAIL.match(email) or len(email) > 320:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"{email!r} is not a valid email address.")
+    return email
+
+
+def check_password(password: str) -> None:
+    """Refuse passwords too short to be safe."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            f"The password must have at least {MIN_PASSWORD_LENGTH} characters.",
+        )
+
+
+def check_role(role: str) -> Role:
+    """The role, or a validation error naming the allowed ones."""
+    try:
+        return Role(role)
+    except ValueError:
+        allowed = ", ".join(r.value for r in Role)
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"Unknown role {role!r}; use one of: {allowed}."
+        ) from None
+
+
+async def get_by_email(session: AsyncSession, email: str) -> User | None:
+    """The user with this email, or None."""
+    return await session.scalar(select(User).where(User.email == email.strip().lower()))
+
+
+async def get_user(session: AsyncSession, user_id: uuid.UUID) -> User:
+    """The user, or NOT_FOUND."""
+    user = await session.get(User, user_id)
+    if user is None:
+        raise not_found("User")
+    return user
+
+
+async def create_user(
+    session: AsyncSession,
+    email: str,
+    password: str,
+    role: str,
+    actor_id: uuid.UUID | None = None,
+) -> User:
+    """Create a user (CONFLICT when the email is taken) and commit."""
+    email = normalise_email(email)
+    check_password(password)
+    checked_role = check_role(role)
+    if await get_by_email(session, email) is not None:
+        raise DataAgentError(ErrorCode.CONFLICT, f"A user with email {email} already exists.")
+    user = User(email=email, password_hash=hash_password(password), role=checked_role.value)
+    session.add(user)
+    await session.flush()
+    audit.record(session, actor_id, "user.create", "user", user.id, {"role": user.role})
+    await session.commit()
+    return user
+
+
+async def list_users(session: AsyncSession, page: int, page_size: int) -> tuple[list[User], int]:
+    """One page of users, oldest first, and the total count."""
+    total = await session.scalar(select(func.count()).select_from(User)) or 0
+    rows = await session.scalars(
+        select(User)
+        .order_by(User.created_at, User.email)
+        .offset((page - 1) * page_size)
+        .limit(page_size)
+    )
+    return list(rows), total
+
+
+async def update_user(
+    session: AsyncSession,
+    user_id: uuid.UUID,
+    actor_id: uuid.UUID,
+    role: str | None = None,
+    is_active: bool | None = None,
+    password: str | None = None,
+) -> User:
+    """Change a user's role, active flag or password, and commit."""
+    user = await get_user(session, user_id)
+    changes: dict[str, object] = {}
+    if role is not None:
+        user.role = check_role(role).value
+        changes["role"] = user.role
+    if is_active is not None:
+        user.is_active = is_active
+        changes["isActive"] = is_active
+    if password is not None:
+        check_password(password)
+        user.password_hash = hash_password(password)
+        changes["password"] = "changed"
+    audit.record(session, actor_id, "user.update", "user", user.id, changes)
+    await session.commit()
+    return user
+
+
+async def delete_user(session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID) -> None:
+    """Delete a user and everything they own; an admin cannot delete themself."""
+    if user_id == actor_id:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, "You cannot delete your own account.")
+    user = await get_user(session, user_id)
+    await session.delete(user)
+    audit.record(session, actor_id, "user.delete", "user", user_id, {"email": user.email})
+    await session.commit()

@@ -1,0 +1,123 @@
+"""An app per test, on a migrated SQLite file or a fresh PostgreSQL database, with users."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from dataagent.api.app import create_app
+from dataagent.auth.passwords import hash_password
+from dataagent.auth.tokens import issue_token
+from dataagent.config import Settings
+from dataagent.store.database import Database
+from dataagent.store.migrations import upgrade
+from dataagent.store.ontologies import create_ontology
+from dataagent.store.models import User
+
+PASSWORD = "correct-horse-battery"
+
+
+@functools.cache
+def _password_hash() -> str:
+    return hash_password(PASSWORD)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The app database URL: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'app.db'}"
+    url: str = request.getfixturevalue("postgres_db")
+    return url
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str) -> Settings:
+    """Settings isolated to this test."""
+    upgrade(database_url)
+    return Settings(
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        secret_key="test-secret-key-that-is-long-enough-for-hs256",
+        max_body_bytes=64 * 1024,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@dataclass
+class Account:
+    """A user and a client signed in as that user."""
+
+    id: uuid.UUID
+    email: str
+    role: str
+    client: httpx.AsyncClient
+
+
+@dataclass
+class World:
+    """The app under test, its database, and signed-in clients per role."""
+
+    app: FastAPI
+    database: Database
+    anon: httpx.AsyncClient
+    admin: Account
+    contributor: Account
+    other: Account
+    viewer: Account
+    make_ontology: Callable[..., Awaitable[uuid.UUID]]
+
+
+def _client(app: FastAPI, token: str | None = None) -> httpx.AsyncClient:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://test", headers=headers
+    )
+
+
+@pytest.fixture
+async def world(settings: Settings) -> AsyncIterator[World]:
+    """Four users (admin, two contributors, a viewer), each with a signed-in client."""
+    app = create_app(settings)
+    database: Database = app.state.database
+    anon = _client(app)
+    accounts: dict[str, Account] = {}
+    # Users are inserted with one precomputed hash and given tokens directly: argon2 is
+    # slow on purpose, and sign-in itself is tested in test_auth.py.
+    async with database.session() as session:
+        for key, role in (
+            ("admin", "admin"),
+            ("contributor", "contributor"),
+            ("other", "contributor"),
+            ("viewer", "viewer"),
+        ):
+            email = f"{key}@example.com"
+            user = User(email=email, password_hash=_password_hash(), role=role)
+            session.add(user)
+            await session.flush()
+            token, _ = issue_token(user.id, app.state.secret_key, 60)
+            accounts[key] = Account(user.id, email, role, _client(app, token))
+        await session.commit()
+
+    async def make_ontology(
+        owner: Account, status: str = "ready", name: str = "Retail"
+    ) -> uuid.UUID:
+        async with database.session() as session:
+            ontology = await create_ontology(session, owner.id, name, status=status)
+            return ontology.id
+
+    world = World(app, database, anon, make_ontology=make_ontology, **accounts)
+    try:
+        yield world
+    finally:
+        for account in accounts.values():
+            await account.client.aclose()
+        await anon.aclose()
+        await database.dispose()

@@ -1,0 +1,360 @@
+"""Seed 000's chat API cases: auth, roles, ownership, validation, paging, search, sort, cascade."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from sqlalchemy import func, select
+from tests.integration.api.conftest import Account, World
+
+from dataagent.store.models import AuditEvent, DataChatMessage
+
+
+async def _chat(world: World, owner: Account, name: str = "Sales", **extra: object) -> dict:
+    ontology_id = await world.make_ontology(owner)
+    response = await owner.client.post(
+        "/api/data-agent/chats", json={"name": name, "ontologyId": str(ontology_id), **extra}
+    )
+    assert response.status_code == 201, response.text
+    data: dict = response.json()["data"]
+    return data
+
+
+# --- GET /chats -------------------------------------------------------------------------
+
+
+async def test_list_requires_auth(world: World) -> None:
+    response = await world.anon.get("/api/data-agent/chats")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHORIZED"
+
+
+async def test_viewer_may_list_but_sees_only_own_chats(world: World) -> None:
+    # The permission matrix grants viewers data_agent:read.
+    await _chat(world, world.contributor)
+    response = await world.viewer.client.get("/api/data-agent/chats")
+    assert response.status_code == 200
+    assert response.json()["data"]["items"] == []
+
+
+async def test_empty_list_shape(world: World) -> None:
+    response = await world.contributor.client.get("/api/data-agent/chats")
+    assert response.json() == {
+        "data": {"items": [], "total": 0, "page": 1, "pageSize": 20, "totalPages": 0}
+    }
+
+
+async def test_pagination(world: World) -> None:
+    ontology_id = await world.make_ontology(world.contributor)
+    for i in range(5):
+        await world.contributor.client.post(
+            "/api/data-agent/chats", json={"name": f"chat {i}", "ontologyId": str(ontology_id)}
+        )
+    page = await world.contributor.client.get(
+        "/api/data-agent/chats",
+        params={"page": 2, "pageSize": 2, "sortBy": "name", "sortOrder": "asc"},
+    )
+    data = page.json()["data"]
+    assert (data["total"], data["page"], data["pageSize"], data["totalPages"]) == (5, 2, 2, 3)
+    assert [c["name"] for c in data["items"]] == ["chat 2", "chat 3"]
+    last = await world.contributor.client.get(
+        "/api/data-agent/chats", params={"page": 3, "pageSize": 2}
+    )
+    assert len(last.json()["data"]["items"]) == 1
+
+
+async def test_owner_isolation(world: World) -> None:
+    await _chat(world, world.contributor, "mine")
+    await _chat(world, world.other, "theirs")
+    names = [
+        c["name"]
+        for c in (await world.contributor.client.get("/api/data-agent/chats")).json()["data"][
+            "items"
+        ]
+    ]
+    assert names == ["mine"]
+
+
+async def test_search_is_case_insensitive_and_literal(world: World) -> None:
+    for name in ("Revenue by City", "Houston deep-dive", "100% of margin"):
+        await _chat(world, world.contributor, name)
+    client = world.contributor.client
+    found = await client.get("/api/data-agent/chats", params={"search": "houston"})
+    assert [c["name"] for c in found.json()["data"]["items"]] == ["Houston deep-dive"]
+    percent = await client.get("/api/data-agent/chats", params={"search": "%"})
+    assert [c["name"] for c in percent.json()["data"]["items"]] == ["100% of margin"]
+
+
+async def test_filter_by_ontology(world: World) -> None:
+    first = await _chat(world, world.contributor, "a")
+    await _chat(world, world.contributor, "b")
+    response = await world.contributor.client.get(
+        "/api/data-agent/chats", params={"ontologyId": first["ontologyId"]}
+    )
+    assert [c["name"] for c in response.json()["data"]["items"]] == ["a"]
+
+
+async def test_sorting(world: World) -> None:
+    client = world.contributor.client
+    ids = {}
+    for name in ("bravo", "alpha", "charlie"):
+        ids[name] = (await _chat(world, world.contributor, name))["id"]
+        await asyncio.sleep(0.01)
+    # Touch "alpha" so it becomes the most recently updated.
+    await client.post(f"/api/data-agent/chats/{ids['alpha']}/messages", json={"content": "hi"})
+
+    async def order(**params: str) -> list[str]:
+        response = await client.get("/api/data-agent/chats", params=params)
+        return [c["name"] for c in response.json()["data"]["items"]]
+
+    assert await order(sortBy="name", sortOrder="asc") == ["alpha", "bravo", "charlie"]
+    assert await order(sortBy="name", sortOrder="desc") == ["charlie", "bravo", "alpha"]
+    assert await order(sortBy="createdAt", sortOrder="asc") == ["bravo", "alpha", "charlie"]
+    assert await order(sortBy="createdAt") == ["charlie", "alpha", "bravo"]
+    assert await order() == ["alpha", "charlie", "bravo"]  # updatedAt desc by default
+
+
+async def test_message_count_in_listing(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    await world.contributor.client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "q"}
+    )
+    items = (await world.contributor.client.get("/api/data-agent/chats")).json()["data"]["items"]
+    assert items[0]["messageCount"] == 2
+
+
+# --- GET /chats/:id ------------------------------------------------------------------------
+
+
+async def test_get_chat_with_messages(world: World) -> None:
+    chat = await _chat(world, world.contributor, "Q4", llmProvider="anthropic")
+    await world.contributor.client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "top customers?"}
+    )
+    response = await world.contributor.client.get(f"/api/data-agent/chats/{chat['id']}")
+    assert response.status_code == 200
+    data = response.json()["data"]
+    assert data["name"] == "Q4"
+    assert data["llmProvider"] == "anthropic"
+    assert [(m["role"], m["status"]) for m in data["messages"]] == [
+        ("user", "complete"),
+        ("assistant", "generating"),
+    ]
+    assert data["messages"][0]["content"] == "top customers?"
+
+
+async def test_get_chat_errors(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    assert (await world.anon.get(f"/api/data-agent/chats/{chat['id']}")).status_code == 401
+    missing = await world.contributor.client.get(f"/api/data-agent/chats/{uuid.uuid4()}")
+    assert missing.status_code == 404
+    foreign = await world.other.client.get(f"/api/data-agent/chats/{chat['id']}")
+    assert foreign.status_code == 404
+    assert foreign.json() == missing.json()  # never reveal that it exists
+
+
+# --- POST /chats ---------------------------------------------------------------------------
+
+
+async def test_create_chat(world: World) -> None:
+    ontology_id = await world.make_ontology(world.contributor)
+    response = await world.contributor.client.post(
+        "/api/data-agent/chats", json={"name": " Sales Q4 ", "ontologyId": str(ontology_id)}
+    )
+    assert response.status_code == 201
+    data = response.json()["data"]
+    assert data["name"] == "Sales Q4"
+    assert data["ownerId"] == str(world.contributor.id)
+    assert data["messages"] == []
+    assert data["llmProvider"] is None
+
+
+async def test_create_chat_auth_and_role(world: World) -> None:
+    ontology_id = await world.make_ontology(world.viewer)
+    body = {"name": "x", "ontologyId": str(ontology_id)}
+    assert (await world.anon.post("/api/data-agent/chats", json=body)).status_code == 401
+    forbidden = await world.viewer.client.post("/api/data-agent/chats", json=body)
+    assert forbidden.status_code == 403
+    assert forbidden.json()["error"]["code"] == "FORBIDDEN"
+
+
+async def test_create_chat_validation(world: World) -> None:
+    ontology_id = str(await world.make_ontology(world.contributor))
+    client = world.contributor.client
+    for body in (
+        {"ontologyId": ontology_id},
+        {"name": "", "ontologyId": ontology_id},
+        {"name": "   ", "ontologyId": ontology_id},
+        {"name": "x" * 256, "ontologyId": ontology_id},
+        {"name": "x"},
+        {"name": "x", "ontologyId": "not-a-uuid"},
+        {"name": "x", "ontologyId": ontology_id, "llmProvider": "skynet"},
+        {"name": 5, "ontologyId": ontology_id},
+    ):
+        response = await client.post("/api/data-agent/chats", json=body)
+        assert response.status_code == 400, body
+        assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+        assert response.json()["error"]["message"]
+
+
+async def test_create_chat_ontology_checks(world: World) -> None:
+    client = world.contributor.client
+    unknown = await client.post(
+        "/api/data-agent/chats", json={"name": "x", "ontologyId": str(uuid.uuid4())}
+    )
+    assert unknown.status_code == 404
+    theirs = await world.make_ontology(world.other)
+    foreign = await client.post(
+        "/api/data-agent/chats", json={"name": "x", "ontologyId": str(theirs)}
+    )
+    assert foreign.status_code == 404
+    building = await world.make_ontology(world.contributor, status="building")
+    not_ready = await client.post(
+        "/api/data-agent/chats", json={"name": "x", "ontologyId": str(building)}
+    )
+    assert not_ready.status_code == 400
+    assert "ready" in not_ready.json()["error"]["message"]
+
+
+# --- PATCH /chats/:id ----------------------------------------------------------------------
+
+
+async def test_update_chat(world: World) -> None:
+    chat = await _chat(world, world.contributor, llmProvider="openai")
+    client = world.contributor.client
+    renamed = await client.patch(f"/api/data-agent/chats/{chat['id']}", json={"name": "Renamed"})
+    assert renamed.status_code == 200
+    assert renamed.json()["data"]["name"] == "Renamed"
+    assert renamed.json()["data"]["llmProvider"] == "openai"
+    cleared = await client.patch(f"/api/data-agent/chats/{chat['id']}", json={"llmProvider": None})
+    assert cleared.json()["data"]["llmProvider"] is None
+    assert cleared.json()["data"]["name"] == "Renamed"
+
+
+async def test_update_chat_errors(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    url = f"/api/data-agent/chats/{chat['id']}"
+    assert (await world.anon.patch(url, json={"name": "x"})).status_code == 401
+    assert (await world.viewer.client.patch(url, json={"name": "x"})).status_code == 403
+    assert (await world.other.client.patch(url, json={"name": "x"})).status_code == 404
+    missing = await world.contributor.client.patch(
+        f"/api/data-agent/chats/{uuid.uuid4()}", json={"name": "x"}
+    )
+    assert missing.status_code == 404
+    for body in ({"name": ""}, {"name": "y" * 256}, {"name": None}, {"owner": "me"}):
+        response = await world.contributor.client.patch(url, json=body)
+        assert response.status_code == 400, body
+
+
+# --- DELETE /chats/:id ---------------------------------------------------------------------
+
+
+async def test_delete_chat_cascades_and_audits(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    await client.post(f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "q"})
+    assert (await client.delete(f"/api/data-agent/chats/{chat['id']}")).status_code == 204
+    assert (await client.get(f"/api/data-agent/chats/{chat['id']}")).status_code == 404
+    async with world.database.session() as session:
+        left = await session.scalar(
+            select(func.count())
+            .select_from(DataChatMessage)
+            .where(DataChatMessage.chat_id == uuid.UUID(chat["id"]))
+        )
+        audits = await session.scalars(select(AuditEvent).where(AuditEvent.object_id == chat["id"]))
+        actions = sorted(a.action for a in audits)
+    assert left == 0
+    assert actions == ["chat.create", "chat.delete"]
+
+
+async def test_delete_chat_errors(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    url = f"/api/data-agent/chats/{chat['id']}"
+    assert (await world.anon.delete(url)).status_code == 401
+    assert (await world.viewer.client.delete(url)).status_code == 403
+    assert (await world.other.client.delete(url)).status_code == 404
+    assert (
+        await world.contributor.client.delete(f"/api/data-agent/chats/{uuid.uuid4()}")
+    ).status_code == 404
+    assert (await world.contributor.client.get(url)).status_code == 200
+
+
+# --- messages ----------------------------------------------------------------------------
+
+
+async def test_send_message_creates_pair(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    response = await world.contributor.client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "Revenue by city?"}
+    )
+    assert response.status_code == 201
+    pair = response.json()["data"]
+    assert pair["userMessage"]["role"] == "user"
+    assert pair["userMessage"]["status"] == "complete"
+    assert pair["userMessage"]["content"] == "Revenue by city?"
+    assert pair["assistantMessage"]["role"] == "assistant"
+    assert pair["assistantMessage"]["status"] == "generating"
+    assert pair["assistantMessage"]["content"] == ""
+    assert pair["assistantMessage"]["metadata"] == {}
+
+
+async def test_send_message_errors(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    url = f"/api/data-agent/chats/{chat['id']}/messages"
+    assert (await world.anon.post(url, json={"content": "q"})).status_code == 401
+    assert (await world.viewer.client.post(url, json={"content": "q"})).status_code == 403
+    assert (await world.other.client.post(url, json={"content": "q"})).status_code == 404
+    missing = await world.contributor.client.post(
+        f"/api/data-agent/chats/{uuid.uuid4()}/messages", json={"content": "q"}
+    )
+    assert missing.status_code == 404
+    for body in ({}, {"content": ""}, {"content": "x" * 10_001}, {"content": ["q"]}):
+        response = await world.contributor.client.post(url, json=body)
+        assert response.status_code == 400, body
+    ok = await world.contributor.client.post(url, json={"content": "x" * 10_000})
+    assert ok.status_code == 201
+
+
+async def test_message_pair_is_one_transaction(world: World) -> None:
+    """If the pair cannot be committed, neither message is stored."""
+    chat = await _chat(world, world.contributor)
+    from dataagent.store import chats
+
+    async with world.database.session() as session:
+        original_commit = session.commit
+
+        async def failing_commit() -> None:
+            raise RuntimeError("disk full")
+
+        session.commit = failing_commit  # type: ignore[method-assign]
+        try:
+            await chats.send_message(session, world.contributor.id, uuid.UUID(chat["id"]), "q")
+        except RuntimeError:
+            await session.rollback()
+        session.commit = original_commit  # type: ignore[method-assign]
+    async with world.database.session() as session:
+        stored = await session.scalar(
+            select(func.count())
+            .select_from(DataChatMessage)
+            .where(DataChatMessage.chat_id == uuid.UUID(chat["id"]))
+        )
+    assert stored == 0
+
+
+async def test_list_messages_paginated(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    url = f"/api/data-agent/chats/{chat['id']}/messages"
+    for i in range(3):
+        await world.contributor.client.post(url, json={"content": f"q{i}"})
+    response = await world.contributor.client.get(url, params={"page": 1, "pageSize": 4})
+    data = response.json()["data"]
+    assert (data["total"], data["totalPages"]) == (6, 2)
+    assert [(m["role"], m["content"]) for m in data["items"]] == [
+        ("user", "q0"),
+        ("assistant", ""),
+        ("user", "q1"),
+        ("assistant", ""),
+    ]
+    assert (await world.viewer.client.get(url)).status_code == 404  # viewer may read, not theirs
+    assert (await world.anon.get(url)).status_code == 401
