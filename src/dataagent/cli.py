@@ -200,4 +200,3 @@ _mount_optional_apps()
 def main() -> None:
     """Entry point of the `dataagent` script."""
     app()
-

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import ctypes
+import importlib
 import json
 import os
 import re
@@ -195,9 +196,8 @@ def probe_isolation() -> str | None:
 # --- supervising one run -------------------------------------------------------------------
 
 
-def _drain(streams: dict[int, bytearray], limits: dict[str, Any], deadline: float) -> bool:
+def _drain(streams: dict[int, bytearray], cap: int, deadline: float) -> bool:
     """Read the worker's pipes until they close; False when the deadline passed first."""
-    cap = int(limits["output_max_bytes"])
     lost = dict.fromkeys(streams, 0)
     open_fds = set(streams)
     while open_fds:
@@ -292,7 +292,8 @@ def supervise(job: dict[str, Any], isolate: bool, runner: Any) -> dict[str, Any]
     for fd in (out_w, err_w, res_w):
         os.close(fd)
     streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
-    finished = _drain(streams, {"output_max_bytes": limits["output_max_bytes"]}, started + float(job["timeout_s"]))
+    deadline = started + float(job["timeout_s"])
+    finished = _drain(streams, int(limits["output_max_bytes"]), deadline)
     if not finished:
         _kill_worker(pid)
     _, wait_status = os.waitpid(pid, 0)
@@ -367,7 +368,7 @@ def main() -> None:
     os.dup2(2, 1)  # stray prints from imports go to the host's log, never into the protocol
     set_no_new_privs()
     set_dumpable(False)
-    import runner  # type: ignore[import-not-found]  # the sibling file bound next to this one
+    runner = importlib.import_module("runner")  # the sibling file bound next to this one
 
     started = time.monotonic()
     runner.preload()

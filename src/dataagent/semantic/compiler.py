@@ -344,7 +344,7 @@ def _pre_aggregated(b: _Builder, tree: JoinPath) -> exp.Select:
         )
         final.with_(_ident(spine), as_=union, copy=False)
         final.from_(_cte(spine), copy=False)
-        final.select(*[_col(d, spine) for d in dims], copy=False)
+        final.select(*[_col(d, spine).as_(_ident(d)) for d in dims], copy=False)
         for name, alias in names.items():
             on = _and(
                 [exp.NullSafeEQ(this=_col(d, spine), expression=_col(d, alias)) for d in dims]
@@ -394,9 +394,10 @@ def compile_plan(
         for name in resolved.unused_datasets
     ]
     report = analyse(resolved, tree)
-    notes += report.notes()
     builder = _Builder(model, resolved, target)
     if report.needs_pre_aggregation:
+        # Pre-aggregated groups count rows at their own grain: no distinct-key rewrite.
+        notes += [r for a, r in report.reasons.items() if report.verdicts[a] != "distinct_key"]
         if fan_out == "refuse":
             reasons = [report.reasons[a] for a, v in report.verdicts.items() if v == "unsafe"]
             raise DataAgentError(
@@ -407,6 +408,7 @@ def compile_plan(
         select = _pre_aggregated(builder, tree)
         notes.append("Measures were aggregated per dataset before joining (fan-out).")
     else:
+        notes += report.notes()
         select = _flat(builder, tree, report)
     select = _ordered(select, resolved)
     return CompiledQuery(

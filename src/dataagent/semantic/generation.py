@@ -199,6 +199,10 @@ def _cardinality(table: TableInfo, columns: list[str]) -> Cardinality:
     return Cardinality.MANY_TO_ONE
 
 
+def _columns(dataset: str, columns: list[str]) -> str:
+    return f"{dataset}.{columns[0]}" if len(columns) == 1 else f"{dataset}({', '.join(columns)})"
+
+
 def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n:,} rows"
 
@@ -255,12 +259,8 @@ def generate_semantic_model(
         from_ds, to_ds = ds_names[id(link.table)], ds_names[id(link.target)]
         from_cols = [field_names[(id(link.table), c)] for c in link.columns]
         to_cols = [field_names[(id(link.target), c)] for c in link.target_columns]
-        arrow = f"{from_ds}.{', '.join(from_cols)} -> {to_ds}.{', '.join(to_cols)}"
-        how = (
-            "Foreign key"
-            if link.source is RelationshipSource.FOREIGN_KEY
-            else "Inferred from names"
-        )
+        arrow = f"{_columns(from_ds, from_cols)} -> {_columns(to_ds, to_cols)}"
+        how = "Foreign key" if link.source is RelationshipSource.FOREIGN_KEY else "Inferred link"
         relationships.append(
             Relationship(
                 name=_unique(f"{from_ds}_{'_'.join(from_cols)}_{to_ds}", rel_names),

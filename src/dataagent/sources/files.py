@@ -78,7 +78,7 @@ def _megabytes(n: int) -> str:
 
 
 def to_sql_name(text: str, fallback: str = "column") -> str:
-    """A lower-case snake_case identifier: "Order Date" -> `order_date`, "unitPrice" -> `unit_price`."""
+    """A snake_case identifier: "Order Date" -> `order_date`, "unitPrice" -> `unit_price`."""
     ascii_text = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", ascii_text)
     name = re.sub(r"[^0-9a-zA-Z]+", "_", snake).strip("_").lower() or fallback
@@ -116,10 +116,11 @@ def detect_format(path: Path, filename: str) -> tuple[FileFormat, str]:
     elif head.startswith(b"\xd0\xcf\x11\xe0"):
         raise _invalid(f"{filename} is a legacy Excel (.xls) file; save it as .xlsx or CSV.")
     else:
-        encoding = _text_encoding(head)
-        if encoding is None:
-            what = "a Parquet" if claimed == "parquet" else "an Excel" if claimed == "excel" else "a CSV"
+        text_encoding = _text_encoding(head)
+        if text_encoding is None:
+            what = {"parquet": "a Parquet", "excel": "an Excel"}.get(claimed, "a CSV")
             raise _invalid(f"{filename} is not {what} file: its content is binary.")
+        encoding = text_encoding
         found = FileFormat.CSV
     if found.value != claimed:
         raise _invalid(
@@ -164,7 +165,8 @@ def check_size(filename: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise DataAgentError(
             ErrorCode.PAYLOAD_TOO_LARGE,
-            f"{filename} is {_megabytes(size)}; the largest file accepted is {_megabytes(max_bytes)}.",
+            f"{filename} is {_megabytes(size)}; "
+            f"the largest file accepted is {_megabytes(max_bytes)}.",
             details={"size_bytes": size, "max_bytes": max_bytes},
         )
 
@@ -211,7 +213,7 @@ def _load_flat(
         reader = "read_csv(?, delim = ?, header = true, strict_mode = true, encoding = ?)"
         args = [str(path), _delimiter(path, encoding), encoding]
     try:
-        conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM {reader}", args)
+        conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM {reader}", args)  # noqa: S608
     except duckdb.Error as exc:
         raise _invalid(_read_failure(filename, fmt, str(exc), path)) from exc
     _normalise_columns(conn, table)
@@ -289,7 +291,7 @@ def _load_excel(
         table = unique_name(base, taken)
         conn.register("_upload_frame", frame)
         try:
-            conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM _upload_frame")
+            conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM _upload_frame")  # noqa: S608
         finally:
             conn.unregister("_upload_frame")
         _normalise_columns(conn, table)
@@ -298,6 +300,6 @@ def _load_excel(
 
 
 def _summary(conn: duckdb.DuckDBPyConnection, table: str) -> TableSummary:
-    rows = conn.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()
+    rows = conn.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()  # noqa: S608
     columns = [row[0] for row in conn.execute(f"DESCRIBE {_quote(table)}").fetchall()]
     return TableSummary(name=table, rows=int(rows[0]) if rows else 0, columns=columns)

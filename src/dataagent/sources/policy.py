@@ -36,9 +36,23 @@ SQLGLOT_DIALECT: Final[dict[Dialect, str]] = {
 DENIED_FUNCTIONS: Final[dict[str, str]] = {
     # sleeping and CPU burning
     "sleep": "sleeps",
+    "pg_sleep": "sleeps",
+    "pg_sleep_for": "sleeps",
+    "pg_sleep_until": "sleeps",
     "sleep_ms": "sleeps",
     "benchmark": "burns CPU on purpose",
     # files, programs and extensions
+    "pg_read_file": "reads server files",
+    "pg_read_binary_file": "reads server files",
+    "pg_ls_dir": "lists server files",
+    "pg_stat_file": "reads server file metadata",
+    "pg_file_write": "writes server files",
+    "lo_import": "reads a server file into a large object",
+    "lo_export": "writes a large object to a server file",
+    "pg_terminate_backend": "stops other sessions",
+    "pg_cancel_backend": "cancels other sessions' queries",
+    "pg_reload_conf": "reloads server configuration",
+    "pg_advisory_lock": "takes server-wide locks",
     "load_file": "reads server files",
     "readfile": "reads server files",
     "writefile": "writes server files",

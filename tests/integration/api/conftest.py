@@ -18,8 +18,8 @@ from dataagent.auth.tokens import issue_token
 from dataagent.config import Settings
 from dataagent.store.database import Database
 from dataagent.store.migrations import upgrade
-from dataagent.store.ontologies import create_ontology
 from dataagent.store.models import User
+from dataagent.store.ontologies import create_ontology
 
 PASSWORD = "correct-horse-battery"
 

@@ -127,5 +127,5 @@ def test_sales_peak_in_the_holidays_and_at_weekends(demo_data: DemoData) -> None
     by_month = dates.dt.month.value_counts()
     assert by_month.idxmax() == 12
     assert by_month[12] > 1.5 * by_month[[1, 2, 3, 4, 5, 6, 7, 9, 10]].max()
-    by_weekday = dates.dt.dayofweek.value_counts()
+    by_weekday = dates.dt.day_of_week.value_counts()
     assert by_weekday[5] > 1.3 * by_weekday[[0, 1, 2, 3]].max()  # Saturday vs Mon-Thu

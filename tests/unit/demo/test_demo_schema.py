@@ -31,7 +31,7 @@ def test_postgres_ddl_is_qualified_and_can_defer_foreign_keys() -> None:
     ]
 
 
-def test_comments_escape_quotes() -> None:
+def test_comments_describe_the_table_and_every_column() -> None:
     statements = comment_sql(TABLE_BY_NAME["orders"])
     assert statements[0].startswith("COMMENT ON TABLE orders IS '")
     assert len(statements) == 1 + len(TABLE_BY_NAME["orders"].columns)

@@ -1,0 +1,243 @@
+"""The local sandbox: a warm pool of bubblewrap zygotes, a concurrency cap and a queue."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import tempfile
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any
+
+import pandas as pd
+
+from dataagent.config import Settings
+from dataagent.errors import ErrorCode
+from dataagent.sandbox.bwrap import PythonLayout, bwrap_command, find_bwrap, unsafe_command
+from dataagent.sandbox.outcome import internal_error, result_from_report
+from dataagent.sandbox.result import ExecutionError, ExecutionResult, SandboxLimits
+from dataagent.sandbox.tables import encode_tables
+from dataagent.sandbox.worker import Worker, WorkerError, WorkerTimeout
+
+logger = logging.getLogger(__name__)
+
+BACKSTOP_GRACE_S = 15.0
+NO_BWRAP_MESSAGE = (
+    "The Python sandbox is unavailable: bubblewrap (bwrap) is not installed. Install it "
+    "(apt-get install bubblewrap) or set DATAAGENT_SANDBOX_ALLOW_UNSAFE=true to run code "
+    "without isolation."
+)
+
+
+class LocalSandbox:
+    """Runs code in warm, isolated interpreters on this machine (see docs/sandbox.md)."""
+
+    def __init__(
+        self,
+        *,
+        pool_size: int = 2,
+        max_concurrency: int = 2,
+        limits: SandboxLimits | None = None,
+        allow_unsafe: bool = False,
+        bwrap: str | None = None,
+        start_timeout_s: float = 120.0,
+    ) -> None:
+        self.pool_size = pool_size
+        self.max_concurrency = max_concurrency
+        self.limits = limits or SandboxLimits()
+        self.bwrap = bwrap if bwrap is not None else find_bwrap()
+        self.unsafe = self.bwrap is None and allow_unsafe
+        self.start_timeout_s = start_timeout_s
+        self._layout = PythonLayout.current()
+        self._semaphore = asyncio.Semaphore(max_concurrency)
+        self._idle: list[Worker] = []
+        self._alive = 0
+        self._spares: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self._warned_isolation = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> LocalSandbox:
+        """A pool sized and limited by the settings."""
+        options: dict[str, Any] = {
+            "pool_size": settings.sandbox_pool_size,
+            "max_concurrency": settings.sandbox_max_concurrency,
+            "limits": SandboxLimits.from_settings(settings),
+            "allow_unsafe": settings.sandbox_allow_unsafe,
+        }
+        options.update(overrides)
+        return cls(**options)
+
+    @property
+    def available(self) -> bool:
+        """True when executions can run (bubblewrap found, or unsafe mode allowed)."""
+        return self.bwrap is not None or self.unsafe
+
+    @property
+    def mode(self) -> str:
+        """'bwrap', 'unsafe' or 'unavailable'."""
+        return "bwrap" if self.bwrap else ("unsafe" if self.unsafe else "unavailable")
+
+    def status(self) -> dict[str, Any]:
+        """Mode and pool counters, for health checks."""
+        return {"mode": self.mode, "idle": len(self._idle), "alive": self._alive}
+
+    async def start(self) -> None:
+        """Warm the pool now instead of on the first execution."""
+        if not self.available:
+            return
+        while not self._closed and self._alive < self.pool_size:
+            self._alive += 1
+            try:
+                worker = await self._spawn()
+            except BaseException:
+                self._alive -= 1
+                raise
+            self._idle.append(worker)
+
+    async def execute(
+        self,
+        code: str,
+        data: Mapping[str, pd.DataFrame] | None = None,
+        timeout_s: float | None = None,
+    ) -> ExecutionResult:
+        """Run code with the named tables as DataFrames; failures come back in the result."""
+        if self._closed:
+            raise RuntimeError("the sandbox pool is closed")
+        if not self.available:
+            return ExecutionResult(
+                return_code=-1,
+                error=ExecutionError(code=ErrorCode.RUNNER_INTERNAL_ERROR, message=NO_BWRAP_MESSAGE),
+            )
+        if self.unsafe:
+            logger.warning("Running model-written code WITHOUT a sandbox (sandbox_allow_unsafe).")
+        tables = encode_tables(data)
+        limits = self.limits.for_run(timeout_s)
+        async with self._semaphore:
+            started = time.monotonic()
+            try:
+                worker = await self._checkout()
+            except WorkerError as exc:
+                logger.error("sandbox start failed: %s", exc)
+                return internal_error(str(exc))
+            header = {
+                "code": code,
+                "timeout_s": limits["timeout_s"],
+                "limits": limits,
+                "isolate": worker.isolated and not self.unsafe,
+                "baseline_vm_kb": worker.baseline_vm_kb,
+                "tables": [{"name": name, "nbytes": len(blob)} for name, blob in tables],
+            }
+            backstop = limits["timeout_s"] + BACKSTOP_GRACE_S
+            try:
+                report = await worker.run(header, [blob for _, blob in tables], backstop)
+            except WorkerTimeout:
+                await self._discard(worker)
+                elapsed = int((time.monotonic() - started) * 1000)
+                message = f"Execution timed out after {limits['timeout_s']:g}s."
+                error = ExecutionError(code=ErrorCode.RUNNER_TIMEOUT, message=message)
+                return ExecutionResult(return_code=-1, execution_time_ms=elapsed, error=error)
+            except WorkerError as exc:
+                logger.error("sandbox worker failed: %s\n%s", exc, worker.stderr_tail)
+                await self._discard(worker)
+                return internal_error("The sandbox process failed.")
+            except BaseException:
+                await self._discard(worker)
+                raise
+            await self._checkin(worker)
+            return result_from_report(report, limits)
+
+    async def aclose(self) -> None:
+        """Stop every zygote and background start; the pool cannot be used afterwards."""
+        self._closed = True
+        for task in list(self._spares):
+            task.cancel()
+        for task in list(self._spares):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        workers, self._idle = self._idle, []
+        await asyncio.gather(*(worker.close() for worker in workers))
+        self._alive -= len(workers)
+
+    async def __aenter__(self) -> LocalSandbox:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # --- the pool ----------------------------------------------------------------------
+
+    async def _spawn(self) -> Worker:
+        if self.unsafe:
+            scratch = tempfile.mkdtemp(prefix="dataagent-sandbox-")
+            command, env = unsafe_command(self._layout, scratch)
+            worker = await Worker.start(command, env, self.start_timeout_s)
+            worker.scratch = scratch
+            return worker
+        assert self.bwrap is not None
+        command = bwrap_command(self.bwrap, self._layout)
+        worker = await Worker.start(command, {"PATH": "/usr/bin:/bin"}, self.start_timeout_s)
+        if not worker.isolated and not self._warned_isolation:
+            self._warned_isolation = True
+            logger.warning(
+                "Nested namespaces are unavailable (%s): each sandbox is used once.",
+                worker.ready.get("isolation_error"),
+            )
+        return worker
+
+    async def _checkout(self) -> Worker:
+        """An idle warm worker, or a new one (the semaphore bounds how many run at once)."""
+        while self._idle:
+            worker = self._idle.pop()
+            if worker.process.returncode is None:
+                return worker
+            self._alive -= 1
+            await worker.kill()
+        self._alive += 1
+        try:
+            return await self._spawn()
+        except BaseException:
+            self._alive -= 1
+            raise
+
+    async def _checkin(self, worker: Worker) -> None:
+        reusable = (worker.isolated or self.unsafe) and worker.process.returncode is None
+        if self._closed or not reusable or len(self._idle) >= self.pool_size:
+            await self._discard(worker)
+        else:
+            self._idle.append(worker)
+
+    async def _discard(self, worker: Worker) -> None:
+        self._alive -= 1
+        await worker.kill()
+        if not self._closed and self._alive < self.pool_size:
+            self._alive += 1
+            task = asyncio.create_task(self._spare())
+            self._spares.add(task)
+            task.add_done_callback(self._spares.discard)
+
+    async def _spare(self) -> None:
+        """Start a replacement zygote in the background."""
+        try:
+            worker = await self._spawn()
+        except WorkerError as exc:
+            self._alive -= 1
+            logger.error("sandbox replacement failed: %s", exc)
+            return
+        except BaseException:
+            self._alive -= 1
+            raise
+        if self._closed:
+            self._alive -= 1
+            await worker.close()
+        else:
+            self._idle.append(worker)
+

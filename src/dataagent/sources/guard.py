@@ -1,0 +1,365 @@
+"""The SQL guard: parse one statement with sqlglot and refuse anything but a plain read query.
+
+Pure: imports sqlglot and the error taxonomy only. The executor runs the statement the guard
+*re-generates* from the approved syntax tree (comments dropped), never the text it was given,
+so what reaches the database is exactly what was checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, ParseError, SqlglotError
+from sqlglot.tokens import Token
+
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.policy import (
+    DEFAULT_SCHEMAS,
+    SAFE_TABLE_FUNCTIONS,
+    SQLGLOT_DIALECT,
+    SYSTEM_SCHEMAS,
+    SYSTEM_TABLE_PREFIXES,
+    Dialect,
+    denied_function_reason,
+    looks_like_file,
+    normalize_dialect,
+)
+
+MAX_SQL_CHARS = 100_000
+WRAP_ALIAS = "_da_q"
+
+# Statements (and clauses) that may appear nowhere in a query, with the word a reason uses.
+_FORBIDDEN_NODES: dict[type[exp.Expression], str] = {
+    exp.Insert: "INSERT",
+    exp.Update: "UPDATE",
+    exp.Delete: "DELETE",
+    exp.Merge: "MERGE",
+    exp.Copy: "COPY",
+    exp.LoadData: "LOAD DATA",
+    exp.Create: "CREATE",
+    exp.Drop: "DROP",
+    exp.Alter: "ALTER",
+    exp.TruncateTable: "TRUNCATE",
+    exp.Command: "a command",
+    exp.Attach: "ATTACH",
+    exp.Detach: "DETACH",
+    exp.Pragma: "PRAGMA",
+    exp.Install: "INSTALL",
+    exp.Set: "SET",
+    exp.Use: "USE",
+    exp.Transaction: "BEGIN",
+    exp.Commit: "COMMIT",
+    exp.Rollback: "ROLLBACK",
+    exp.Kill: "KILL",
+    exp.Grant: "GRANT",
+    exp.Revoke: "REVOKE",
+    exp.Analyze: "ANALYZE",
+    exp.Describe: "DESCRIBE",
+    exp.Summarize: "SUMMARIZE",
+    exp.Show: "SHOW",
+    exp.Comment: "COMMENT",
+    exp.Export: "EXPORT",
+    exp.Execute: "EXECUTE",
+    exp.Declare: "DECLARE",
+    exp.Cache: "CACHE",
+    exp.Uncache: "UNCACHE",
+    exp.Refresh: "REFRESH",
+}
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A table a query reads, as written (lower-cased); CTE references are not tables."""
+
+    name: str
+    schema: str | None = None
+    catalog: str | None = None
+
+    @property
+    def qualified(self) -> str:
+        """The dotted name, as qualified as it was written."""
+        return ".".join(p for p in (self.catalog, self.schema, self.name) if p)
+
+
+@dataclass(frozen=True)
+class GuardResult:
+    """An approved statement: its syntax tree, the tables it reads and the functions it calls."""
+
+    dialect: Dialect
+    expression: exp.Expression
+    tables: tuple[TableRef, ...] = ()
+    functions: tuple[str, ...] = field(default=())
+
+    def sql(self) -> str:
+        """The approved statement, re-generated from the tree (no comments)."""
+        return _generate(self.expression, self.dialect)
+
+    def limited_sql(self, max_rows: int) -> str:
+        """The approved statement capped at `max_rows` rows (the cap is part of the tree)."""
+        return _generate(limit_statement(self.expression, max_rows), self.dialect)
+
+
+def violation(reason: str) -> DataAgentError:
+    """The error the guard raises: SQL_POLICY_VIOLATION with a sentence a person can act on."""
+    return DataAgentError(ErrorCode.SQL_POLICY_VIOLATION, f"SQL policy violation: {reason}")
+
+
+def check_sql(
+    sql: str, dialect: str, allowed_tables: Collection[str] | None = None
+) -> GuardResult:
+    """Approve one read-only query or raise SQL_POLICY_VIOLATION with the reason."""
+    try:
+        product_dialect = normalize_dialect(dialect)
+    except ValueError as exc:
+        raise violation(str(exc)) from None
+    if len(sql) > MAX_SQL_CHARS:
+        raise violation(f"the statement is longer than {MAX_SQL_CHARS} characters.")
+    read = SQLGLOT_DIALECT[product_dialect]
+    tokens = _tokenize(sql, read)
+    _check_tokens(tokens, product_dialect)
+    statement = _parse_one(sql, read)
+    _check_root(statement)
+    functions = _check_nodes(statement, product_dialect)
+    tables = _check_tables(statement, product_dialect, allowed_tables)
+    result = GuardResult(product_dialect, statement, tables, functions)
+    result.sql()  # fail closed now if the tree cannot be written back out
+    return result
+
+
+def limit_statement(expression: exp.Expression, max_rows: int) -> exp.Expression:
+    """A copy of a query whose outermost LIMIT is at most `max_rows` (wrapping when needed)."""
+    root = expression
+    while isinstance(root, exp.Subquery) and not root.alias:
+        root = root.this
+    if isinstance(root, exp.Select | exp.SetOperation):
+        current = root.args.get("limit")
+        if current is None:
+            return root.limit(max_rows)  # Query.limit returns a modified copy
+        count = current.expression if isinstance(current, exp.Limit) else None
+        if isinstance(count, exp.Literal) and not count.is_string and count.this.isdigit():
+            capped = root.copy()
+            capped.args["limit"].set("expression", exp.Literal.number(min(int(count.this), max_rows)))
+            return capped
+    if isinstance(root, exp.Query):
+        return exp.select("*").from_(root.subquery(WRAP_ALIAS, copy=True)).limit(max_rows)
+    raise violation("only a read query can be capped.")
+
+
+# --- steps ----------------------------------------------------------------------------
+
+
+def _tokenize(sql: str, read: str) -> list[Token]:
+    try:
+        return list(sqlglot.Dialect.get_or_raise(read).tokenize(sql))
+    except (SqlglotError, RecursionError, ValueError) as exc:
+        raise violation(f"the SQL could not be read ({_first_line(exc)}).") from None
+
+
+def _check_tokens(tokens: list[Token], dialect: Dialect) -> None:
+    # MySQL and MariaDB run the text inside /*! ... */ and /*M! ... */ as code.
+    if dialect == "mysql":
+        for token in tokens:
+            for comment in token.comments:
+                if comment.lstrip().startswith(("!", "M!")):
+                    raise violation("MySQL executable comments (/*! ... */) are not allowed.")
+    # A second look at function calls, independent of how the parser maps their names.
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if "STRING" in token.token_type.name or following.token_type.name != "L_PAREN":
+            continue
+        reason = denied_function_reason(token.text, dialect)
+        if reason is not None:
+            raise violation(f"function {token.text.lower()}() is not allowed: it {reason}.")
+
+
+def _parse_one(sql: str, read: str) -> exp.Expression:
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=read, error_level=ErrorLevel.RAISE) if s]
+    except ParseError as exc:
+        detail = _first_line(exc)
+        if exc.errors:
+            err = exc.errors[0]
+            detail = f"{err.get('description')} at line {err.get('line')}, column {err.get('col')}"
+        raise violation(f"the SQL could not be parsed, so it is refused ({detail}).") from None
+    except (SqlglotError, RecursionError, ValueError) as exc:
+        raise violation(f"the SQL could not be parsed ({_first_line(exc)}).") from None
+    if not statements:
+        raise violation("no SQL statement was given.")
+    if len(statements) > 1:
+        raise violation(f"exactly one statement is allowed; found {len(statements)}.")
+    return statements[0]
+
+
+def _check_root(statement: exp.Expression) -> None:
+    root = statement
+    while isinstance(root, exp.Subquery):
+        root = root.this
+    if not isinstance(root, exp.Select | exp.SetOperation):
+        raise violation(
+            f"only read queries (SELECT, WITH ... SELECT, UNION) are allowed; "
+            f"this statement is {_describe(statement)}."
+        )
+
+
+def _check_nodes(statement: exp.Expression, dialect: Dialect) -> tuple[str, ...]:
+    called: list[str] = []
+    for node in statement.walk():
+        word = _forbidden_word(node)
+        if word is not None:
+            where = " (inside a CTE)" if node.find_ancestor(exp.CTE) else ""
+            raise violation(f"{word} is not allowed anywhere in a query{where}.")
+        if isinstance(node, exp.Into):
+            raise violation("SELECT ... INTO is not allowed: it writes a table or a file.")
+        if isinstance(node, exp.Lock):
+            raise violation("locking clauses (FOR UPDATE / FOR SHARE) are not allowed.")
+        if isinstance(node, exp.SessionParameter):
+            raise violation("server variables (@@name) are not allowed.")
+        if isinstance(node, exp.PropertyEQ) and isinstance(node.this, exp.Parameter):
+            raise violation("assigning variables (@name := ...) is not allowed.")
+        if isinstance(node, exp.Func):
+            for name in _function_names(node):
+                reason = denied_function_reason(name, dialect)
+                if reason is not None:
+                    raise violation(f"function {name}() is not allowed: it {reason}.")
+            called.append(_function_names(node)[0])
+    return tuple(dict.fromkeys(called))
+
+
+def _check_tables(
+    statement: exp.Expression, dialect: Dialect, allowed_tables: Collection[str] | None
+) -> tuple[TableRef, ...]:
+    allowed = None if allowed_tables is None else [_parse_entry(t, dialect) for t in allowed_tables]
+    refs: list[TableRef] = []
+    for table in statement.find_all(exp.Table):
+        if not isinstance(table.this, exp.Identifier):
+            _check_table_function(table.this, dialect)
+            continue
+        if _is_cte_reference(table):
+            continue
+        ref = TableRef(
+            name=table.name.lower(),
+            schema=table.db.lower() or None,
+            catalog=table.catalog.lower() or None,
+        )
+        _check_system_table(ref)
+        if allowed is not None and not any(_matches(ref, e, dialect) for e in allowed):
+            listed = ", ".join(sorted(allowed_tables or ())) or "none"
+            raise violation(
+                f"table {ref.qualified} is not one of the tables this query may read "
+                f"(allowed: {listed})."
+            )
+        refs.append(ref)
+    for lateral in statement.find_all(exp.Lateral):
+        if isinstance(lateral.this, exp.Func):
+            _check_table_function(lateral.this, dialect)
+    return tuple(dict.fromkeys(refs))
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _forbidden_word(node: exp.Expression) -> str | None:
+    for kind, word in _FORBIDDEN_NODES.items():
+        if isinstance(node, kind):
+            if isinstance(node, exp.Command):
+                return f"{str(node.this).upper()} (a command)"
+            return word
+    return None
+
+
+def _describe(statement: exp.Expression) -> str:
+    word = _forbidden_word(statement)
+    if word is not None:
+        return word
+    return type(statement).__name__.upper()
+
+
+def _function_names(node: exp.Func) -> list[str]:
+    if isinstance(node, exp.Anonymous):
+        return [node.name.lower()]
+    return [name.lower() for name in node.sql_names()]
+
+
+def _check_table_function(node: exp.Expression, dialect: Dialect) -> None:
+    names = _function_names(node) if isinstance(node, exp.Func) else [node.sql()]
+    for name in names:
+        reason = denied_function_reason(name, dialect)
+        if reason is not None:
+            raise violation(f"function {name}() is not allowed: it {reason}.")
+    if not any(name in SAFE_TABLE_FUNCTIONS[dialect] for name in names):
+        raise violation(f"table function {names[0]}() is not allowed here.")
+
+
+def _check_system_table(ref: TableRef) -> None:
+    if looks_like_file(ref.name):
+        raise violation(f"reading files is not allowed ({ref.name} is a path, not a table).")
+    for part in (ref.schema, ref.catalog):
+        if part in SYSTEM_SCHEMAS:
+            raise violation(f"system catalog {ref.qualified} is not allowed.")
+    if ref.name.startswith(SYSTEM_TABLE_PREFIXES) or ref.name in SYSTEM_SCHEMAS:
+        raise violation(f"system catalog {ref.qualified} is not allowed.")
+
+
+def _is_cte_reference(table: exp.Table) -> bool:
+    """True when an unqualified table name resolves to a CTE visible where it is used."""
+    if table.args.get("db") or table.args.get("catalog"):
+        return False
+    name = table.name.lower()
+    child: exp.Expression = table
+    parent = table.parent
+    cte_index: int | None = None
+    while parent is not None:
+        if isinstance(parent, exp.With) and isinstance(child, exp.CTE):
+            cte_index = next(i for i, c in enumerate(parent.expressions) if c is child)
+        elif isinstance(parent, exp.Query) and isinstance(parent.args.get("with_"), exp.With):
+            with_ = parent.args["with_"]
+            ctes = list(with_.expressions)
+            if child is with_ and cte_index is not None:
+                # Inside a CTE: earlier CTEs are visible, and itself when RECURSIVE.
+                ctes = ctes[: cte_index + 1] if with_.args.get("recursive") else ctes[:cte_index]
+            if name in {c.alias_or_name.lower() for c in ctes}:
+                return True
+            cte_index = None
+        child, parent = parent, parent.parent
+    return False
+
+
+def _parse_entry(entry: str, dialect: Dialect) -> TableRef:
+    try:
+        table = exp.to_table(entry, dialect=SQLGLOT_DIALECT[dialect])
+    except SqlglotError:
+        parts = entry.split(".")
+        return TableRef(parts[-1].lower(), *(p.lower() for p in reversed(parts[:-1][-2:])))
+    return TableRef(table.name.lower(), table.db.lower() or None, table.catalog.lower() or None)
+
+
+def _matches(ref: TableRef, entry: TableRef, dialect: Dialect) -> bool:
+    if ref.name != entry.name:
+        return False
+    if ref.schema and entry.schema and ref.schema != entry.schema:
+        return False
+    if ref.schema and not entry.schema and ref.schema not in DEFAULT_SCHEMAS[dialect]:
+        return False
+    return not ref.catalog or ref.catalog == entry.catalog
+
+
+def _generate(expression: exp.Expression, dialect: Dialect) -> str:
+    try:
+        return expression.sql(
+            dialect=SQLGLOT_DIALECT[dialect],
+            comments=False,
+            normalize_functions=False,
+            unsupported_level=ErrorLevel.RAISE,
+        )
+    except (SqlglotError, RecursionError, ValueError) as exc:
+        raise violation(
+            f"the statement uses syntax the guard cannot re-write safely ({_first_line(exc)})."
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
+

@@ -1,0 +1,98 @@
+"""`dataagent demo` from nothing: seed, print credentials, serve; sign in and chat over HTTP."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Popen[str]]]:
+    """A real `dataagent demo` process on a free port; yields (url, email, password, process)."""
+    port = _free_port()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "DATAAGENT_DATA_DIR": str(tmp_path / "data"),
+        "DATAAGENT_PORT": str(port),
+        "DATAAGENT_LOG_LEVEL": "INFO",
+        "COLUMNS": "200",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dataagent", "demo"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    output: list[str] = []
+    password = email = None
+    deadline = time.monotonic() + 180
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        output.append(line)
+        if match := re.search(r"Sign in at \S+ as (\S+)", line):
+            email = match.group(1)
+        if match := re.search(r"Password \(shown once\): (\S+)", line):
+            password = match.group(1)
+        if "Uvicorn running" in line or "Application startup complete" in line:
+            break
+    try:
+        assert email and password, "".join(output)
+        yield url, email, password, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        process.stdout.close()
+
+
+def test_demo_serves_and_the_printed_credentials_work(
+    demo_server: tuple[str, str, str, subprocess.Popen[str]],
+) -> None:
+    url, email, password, process = demo_server
+    with httpx.Client(base_url=url, timeout=10) as client:
+        health = client.get("/api/health")
+        assert health.status_code == 200
+        assert health.json()["checks"]["database"] == "ok"
+
+        login = client.post("/api/auth/login", json={"email": email, "password": password})
+        assert login.status_code == 200, login.text
+        token = login.json()["data"]["accessToken"]
+        headers = {"Authorization": f"Bearer {token}"}
+        me = client.get("/api/auth/me", headers=headers).json()["data"]
+        assert me["role"] == "admin"
+
+        chats = client.get("/api/data-agent/chats", headers=headers)
+        assert chats.status_code == 200
+        assert chats.json()["data"]["total"] == 0
+    assert httpx.get(f"{url}/api/data-agent/chats", timeout=10).status_code == 401
+
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0  # clean shutdown on SIGTERM

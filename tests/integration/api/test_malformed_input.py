@@ -1,0 +1,146 @@
+"""Malformed input gets a 4xx with an error code and a sentence, never a 500."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+
+import pytest
+from tests.integration.api.conftest import World
+
+
+def _random_json(rng: random.Random, depth: int = 0) -> object:
+    """A random JSON value: scalars of every type, nested lists and objects."""
+    kind = rng.randrange(8 if depth < 2 else 5)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice([True, False])
+    if kind == 2:
+        return rng.choice([0, -1, 2**63, rng.randint(-1000, 1000)])
+    if kind == 3:
+        return rng.choice([0.5, -1e308, 1e-9])
+    if kind == 4:
+        return rng.choice(["", " ", "x" * 300, "\u0000", "名前", "' OR 1=1 --", str(uuid.uuid4())])
+    if kind == 5:
+        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(3))]
+    keys = ["name", "ontologyId", "content", "llmProvider", "email", "password", "extra"]
+    return {rng.choice(keys): _random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def _assert_error(response, status: int | tuple[int, ...], code: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    statuses = status if isinstance(status, tuple) else (status,)
+    assert response.status_code in statuses, (response.status_code, response.text)
+    error = response.json()["error"]
+    assert error["message"]
+    if code:
+        assert error["code"] == code
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pageSize": 0},
+        {"pageSize": 101},
+        {"pageSize": -5},
+        {"pageSize": "ten"},
+        {"page": 0},
+        {"page": "x"},
+        {"sortBy": "password"},
+        {"sortOrder": "sideways"},
+        {"ontologyId": "123"},
+        {"search": "x" * 300},
+    ],
+)
+async def test_bad_query_parameters(world: World, params: dict[str, object]) -> None:
+    response = await world.contributor.client.get("/api/data-agent/chats", params=params)
+    _assert_error(response, 400, "VALIDATION_ERROR")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/data-agent/chats/not-a-uuid"),
+        ("PATCH", "/api/data-agent/chats/123"),
+        ("DELETE", "/api/data-agent/chats/zzz"),
+        ("GET", "/api/data-agent/chats/%27%20OR%201=1--/messages"),
+        ("GET", "/api/users/1"),
+    ],
+)
+async def test_bad_uuids_in_paths(world: World, method: str, path: str) -> None:
+    response = await world.admin.client.request(method, path, json={"name": "x"})
+    _assert_error(response, 400, "VALIDATION_ERROR")
+
+
+async def test_invalid_json_and_wrong_content_type(world: World) -> None:
+    client = world.contributor.client
+    broken = await client.post(
+        "/api/data-agent/chats",
+        content=b'{"name": "x", ',
+        headers={"content-type": "application/json"},
+    )
+    _assert_error(broken, 400, "VALIDATION_ERROR")
+    text = await client.post(
+        "/api/data-agent/chats", content=b"name=x", headers={"content-type": "text/plain"}
+    )
+    _assert_error(text, 400, "VALIDATION_ERROR")
+    array = await client.post("/api/data-agent/chats", json=[1, 2, 3])
+    _assert_error(array, 400, "VALIDATION_ERROR")
+
+
+async def test_unknown_fields_are_refused(world: World) -> None:
+    ontology_id = await world.make_ontology(world.contributor)
+    response = await world.contributor.client.post(
+        "/api/data-agent/chats",
+        json={"name": "x", "ontologyId": str(ontology_id), "ownerId": str(uuid.uuid4())},
+    )
+    _assert_error(response, 400, "VALIDATION_ERROR")
+    assert "ownerId" in response.text
+
+
+async def test_huge_bodies_are_413(world: World) -> None:
+    client = world.contributor.client
+    huge = json.dumps({"content": "x" * 200_000})
+    response = await client.post(
+        f"/api/data-agent/chats/{uuid.uuid4()}/messages",
+        content=huge,
+        headers={"content-type": "application/json"},
+    )
+    _assert_error(response, 413, "PAYLOAD_TOO_LARGE")
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(100):
+            yield b"x" * 10_000
+
+    streamed = await client.post(
+        "/api/data-agent/chats", content=chunks(), headers={"content-type": "application/json"}
+    )
+    _assert_error(streamed, 413, "PAYLOAD_TOO_LARGE")
+
+
+async def test_unknown_route_and_wrong_method(world: World) -> None:
+    _assert_error(await world.contributor.client.get("/api/nothing-here"), 404, "NOT_FOUND")
+    _assert_error(await world.contributor.client.put("/api/data-agent/chats"), 405)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_random_bodies_never_500(world: World) -> None:
+    ontology_id = str(await world.make_ontology(world.contributor))
+    client = world.contributor.client
+    chat = await client.post("/api/data-agent/chats", json={"name": "x", "ontologyId": ontology_id})
+    chat_id = chat.json()["data"]["id"]
+
+    rng = random.Random(20261123)
+    for _ in range(80):
+        body = _random_json(rng)
+        for method, path in (
+            ("POST", "/api/data-agent/chats"),
+            ("PATCH", f"/api/data-agent/chats/{chat_id}"),
+            ("POST", f"/api/data-agent/chats/{chat_id}/messages"),
+            ("POST", "/api/auth/login"),
+        ):
+            response = await client.request(method, path, json=body)
+            assert response.status_code < 500, (method, path, body, response.text)
+            if response.status_code >= 400:
+                assert response.json()["error"]["code"]
