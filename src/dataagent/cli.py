@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import logging
 import secrets
+import signal
 import sys
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -15,6 +18,8 @@ from rich.console import Console
 from dataagent import __version__
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError
+
+HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Data Agent command line.")
 db_app = typer.Typer(no_args_is_help=True, help="The app database.")
@@ -72,16 +77,29 @@ def _run_server(settings: Settings, host: str, port: int) -> None:
 
     from dataagent.api.app import create_app
 
+    class Server(uvicorn.Server):
+        """Uvicorn, but a SIGTERM/SIGINT that ends a graceful shutdown exits with status 0."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in HANDLED_SIGNALS}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
     log = logging.getLogger("dataagent")
     log.info("Data Agent %s listening on http://%s:%d", __version__, host, port)
-    # uvicorn handles SIGTERM/SIGINT: it stops accepting, finishes requests, runs shutdown.
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         log_level=settings.log_level.lower(),
         timeout_graceful_shutdown=10,
     )
+    Server(config).run()
+    log.info("Data Agent stopped")
 
 
 @db_app.command("upgrade")

@@ -1,29 +1,37 @@
-"""Dataset retrieval: embed each dataset once, then rank them by cosine to the question.
+"""Dataset retrieval: rank one ontology's datasets for a question.
 
-Pure: no ORM and no web framework. The caller passes the datasets of exactly one
-ontology, so a search can never see another ontology's datasets; vectors are stored
-with the dataset records (see `vector_to_bytes`) and re-made only when stale.
+Embeddings are the primary signal (cosine between the question and each dataset's
+text); a small BM25 score over the same text is added because the benchmark
+(benchmarks/retrieval_bench.py, docs/retrieval.md) measured a gain from it on both
+Spider and defog. Pure: no ORM and no web framework. The caller passes the datasets
+of exactly one ontology, so a search never sees another ontology's datasets.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
 import yaml
+from numpy.typing import NDArray
 
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.embeddings import EmbeddingProvider, Matrix
 from dataagent.semantic.model import Dataset, SemanticModel
 
-TextStyle = Literal["names", "words", "yaml", "names_yaml"]
+TextStyle = Literal["words", "names", "yaml", "names_yaml"]
 
-DEFAULT_TEXT_STYLE: TextStyle = "names"
-"""Measured best on the pooled Spider benchmark (docs/retrieval.md, benchmarks/retrieval_bench.py)."""
+DEFAULT_TEXT_STYLE: TextStyle = "words"
+"""What gets embedded: measured best (or tied best) on both benchmark suites."""
+
+KEYWORD_WEIGHT = 0.2
+"""Weight of the BM25 score (scaled to 0..1 per question) added to the cosine."""
 
 DEFAULT_K = 10
 MAX_K = 100
@@ -41,10 +49,12 @@ class DatasetDoc:
 
 @dataclass(frozen=True)
 class ScoredDataset:
-    """A search hit: the dataset's name and its cosine similarity to the question."""
+    """A search hit: `score` = `cosine` + KEYWORD_WEIGHT x `keyword` (BM25 scaled to 0..1)."""
 
     name: str
     score: float
+    cosine: float
+    keyword: float
 
 
 # --- what gets embedded --------------------------------------------------------------------
@@ -58,13 +68,17 @@ def identifier_words(identifier: str) -> str:
     return " ".join(spaced.lower().split())
 
 
-def _names_text(dataset: Dataset) -> str:
-    return f"{dataset.name}: " + ", ".join(f.name for f in dataset.fields)
-
-
 def _words_text(dataset: Dataset) -> str:
     fields = ", ".join(identifier_words(f.name) for f in dataset.fields)
-    return f"{identifier_words(dataset.name)}: {fields}"
+    head = f"{identifier_words(dataset.name)}: {fields}"
+    # Names first: the local model reads only the first 256 word pieces of a text.
+    notes = [dataset.description, *(f.description for f in dataset.fields)]
+    described = " ".join(n.strip() for n in notes if n and n.strip())
+    return f"{head}\n{described}" if described else head
+
+
+def _names_text(dataset: Dataset) -> str:
+    return f"{dataset.name}: " + ", ".join(f.name for f in dataset.fields)
 
 
 def dataset_yaml(dataset: Dataset) -> str:
@@ -74,20 +88,19 @@ def dataset_yaml(dataset: Dataset) -> str:
 
 
 def _names_yaml_text(dataset: Dataset) -> str:
-    # Names first: the local model reads only the first 256 word pieces of a text.
     return _names_text(dataset) + "\n" + dataset_yaml(dataset)
 
 
 _STYLES: dict[str, Callable[[Dataset], str]] = {
-    "names": _names_text,
     "words": _words_text,
+    "names": _names_text,
     "yaml": dataset_yaml,
     "names_yaml": _names_yaml_text,
 }
 
 
 def dataset_text(dataset: Dataset, style: TextStyle = DEFAULT_TEXT_STYLE) -> str:
-    """The text embedded for a dataset; `names` is `table: column, column, ...`."""
+    """The text embedded for a dataset; `words` is `order items: order id, unit price` + notes."""
     if style not in _STYLES:
         raise ValueError(f"unknown text style {style!r}; expected one of {sorted(_STYLES)}")
     return _STYLES[style](dataset)
@@ -156,6 +169,43 @@ def vector_from_bytes(data: bytes) -> Matrix:
     return np.frombuffer(data, dtype="<f4").astype(np.float32)
 
 
+# --- keyword scores --------------------------------------------------------------------------
+
+
+def keyword_terms(text: str) -> list[str]:
+    """BM25 terms: identifier words, lower-cased, with a plain plural `s` folded away."""
+    words = re.findall(r"[a-z0-9]+", identifier_words(text))
+    # Folding "singers" onto "singer" is crude, and measured to help (docs/retrieval.md).
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+
+
+class KeywordIndex:
+    """Okapi BM25 (k1 = 1.5, b = 0.75) over a handful to a few thousand short texts."""
+
+    def __init__(self, texts: Sequence[str], k1: float = 1.5, b: float = 0.75) -> None:
+        counts = [Counter(keyword_terms(t)) for t in texts]
+        lengths = np.array([sum(c.values()) for c in counts], dtype=np.float64)
+        mean_length = float(lengths.mean()) if len(texts) and lengths.any() else 1.0
+        self._norm = k1 * (1 - b + b * lengths / mean_length)
+        self._k1 = k1
+        df = Counter(term for c in counts for term in c)
+        n = len(texts)
+        self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for i, c in enumerate(counts):
+            for term, tf in c.items():
+                self._postings.setdefault(term, []).append((i, tf))
+        self._size = n
+
+    def scores(self, query: str) -> NDArray[np.float64]:
+        """One BM25 score per text, in the order given."""
+        out = np.zeros(self._size)
+        for term in set(keyword_terms(query)):
+            for i, tf in self._postings.get(term, ()):
+                out[i] += self._idf[term] * tf * (self._k1 + 1) / (tf + self._norm[i])
+        return out
+
+
 # --- ranking ---------------------------------------------------------------------------------
 
 
@@ -164,26 +214,50 @@ def _check_k(k: int) -> None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"k must be between 1 and {MAX_K}.")
 
 
-def rank_datasets(
-    docs: Sequence[DatasetDoc], query_vector: Matrix, k: int = DEFAULT_K
-) -> list[ScoredDataset]:
-    """The k docs closest to the query by cosine; ties go to the name first alphabetically."""
-    _check_k(k)
-    names = [d.name for d in docs]
-    if len(set(names)) != len(names):
-        raise ValueError("dataset names must be unique within one search")
-    if not docs:
-        return []
-    if any(d.vector is None for d in docs):
-        raise ValueError("every doc needs a vector; call embed_datasets first")
-    matrix = np.stack([np.asarray(d.vector, dtype=np.float32) for d in docs])
-    if matrix.shape[1] != query_vector.shape[-1]:
-        raise ValueError(
-            f"doc vectors have {matrix.shape[1]} dimensions, the query {query_vector.shape[-1]}"
-        )
-    scores = matrix @ np.asarray(query_vector, dtype=np.float32)
-    order = sorted(range(len(docs)), key=lambda i: (-float(scores[i]), names[i]))
-    return [ScoredDataset(names[i], float(scores[i])) for i in order[:k]]
+class DatasetIndex:
+    """One ontology's embedded docs, ready to search many times (cache it per ontology)."""
+
+    def __init__(self, docs: Sequence[DatasetDoc]) -> None:
+        self.names = [d.name for d in docs]
+        if len(set(self.names)) != len(self.names):
+            raise ValueError("dataset names must be unique within one index")
+        if any(d.vector is None for d in docs):
+            raise ValueError("every doc needs a vector; call embed_datasets first")
+        vectors = [np.asarray(d.vector, dtype=np.float32) for d in docs]
+        if len({v.shape for v in vectors}) > 1:
+            raise ValueError("doc vectors differ in dimension; re-embed with one provider")
+        self._matrix = np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+        self._keywords = KeywordIndex([d.text for d in docs])
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def search(
+        self,
+        question: str,
+        query_vector: Matrix,
+        k: int = DEFAULT_K,
+        keyword_weight: float = KEYWORD_WEIGHT,
+    ) -> list[ScoredDataset]:
+        """The k best docs for the question; equal scores go to the name first alphabetically."""
+        _check_k(k)
+        if not self.names:
+            return []
+        if self._matrix.shape[1] != query_vector.shape[-1]:
+            raise ValueError(
+                f"doc vectors have {self._matrix.shape[1]} dimensions, "
+                f"the query {query_vector.shape[-1]}; re-embed with one provider"
+            )
+        cosine = self._matrix @ np.asarray(query_vector, dtype=np.float32)
+        keyword = self._keywords.scores(question) if keyword_weight else np.zeros(len(self))
+        best = keyword.max()
+        keyword = keyword / best if best > 0 else keyword
+        fused = cosine.astype(np.float64) + keyword_weight * keyword
+        order = sorted(range(len(self)), key=lambda i: (-fused[i], self.names[i]))[:k]
+        return [
+            ScoredDataset(self.names[i], float(fused[i]), float(cosine[i]), float(keyword[i]))
+            for i in order
+        ]
 
 
 def search_datasets(
@@ -191,8 +265,9 @@ def search_datasets(
     question: str,
     provider: EmbeddingProvider,
     k: int = DEFAULT_K,
+    keyword_weight: float = KEYWORD_WEIGHT,
 ) -> list[ScoredDataset]:
-    """The k datasets most similar to the question, best first, among `docs` only.
+    """The k datasets most relevant to the question, best first, among `docs` only.
 
     Docs whose vector is missing or stale are embedded for this search (and not kept);
     run the backfill so that searches do not pay for it.
@@ -200,8 +275,8 @@ def search_datasets(
     _check_k(k)
     if not docs:
         return []
-    current = embed_datasets(provider, docs)
-    return rank_datasets(current, provider.embed_query(question), k)
+    index = DatasetIndex(embed_datasets(provider, docs))
+    return index.search(question, provider.embed_query(question), k, keyword_weight)
 
 
 async def asearch_datasets(
@@ -209,10 +284,11 @@ async def asearch_datasets(
     question: str,
     provider: EmbeddingProvider,
     k: int = DEFAULT_K,
+    keyword_weight: float = KEYWORD_WEIGHT,
 ) -> list[ScoredDataset]:
     """`search_datasets` without blocking the event loop."""
     _check_k(k)
     if not docs:
         return []
-    current = await aembed_datasets(provider, docs)
-    return rank_datasets(current, await provider.aembed_query(question), k)
+    index = DatasetIndex(await aembed_datasets(provider, docs))
+    return index.search(question, await provider.aembed_query(question), k, keyword_weight)

@@ -93,8 +93,28 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_command(bwrap: str, layout: PythonLayout) -> list[str]:
-    """The full bubblewrap command that starts one warm zygote."""
+def _parent_dirs(destinations: list[str]) -> list[str]:
+    """Directories bubblewrap would create with mode 0700 for these mount points."""
+    parents: list[str] = []
+    for destination in destinations:
+        for parent in reversed(Path(destination).parents):
+            path = str(parent)
+            if path != "/" and not path.startswith("/usr") and path not in parents:
+                parents.append(path)
+    return [path for path in parents if path not in destinations]
+
+
+def runner_sources() -> list[tuple[bytes, str]]:
+    """(content, path in the sandbox) of the two standalone files the sandbox runs."""
+    return [(path.read_bytes(), f"{RUNNER_DIR}/{path.name}") for path in runner_files()]
+
+
+def bwrap_command(bwrap: str, layout: PythonLayout, runner_fds: list[int]) -> list[str]:
+    """The full bubblewrap command that starts one warm zygote.
+
+    `runner_fds` are readable fds holding zygote.py and runner.py (in that order), copied
+    into the sandbox read-only, so the sandbox never needs to see the source tree.
+    """
     as_root = os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv")
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
     args += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "sandbox"]
@@ -104,21 +124,25 @@ def bwrap_command(bwrap: str, layout: PythonLayout) -> list[str]:
     else:
         args += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     args += _system_binds()
+    binds: list[tuple[str, str]] = []
     if not layout.base_prefix.startswith("/usr/"):
-        args += ["--ro-bind", layout.base_prefix, layout.base_prefix]
-    site_dirs = []
-    for index, path in enumerate(layout.site_packages):
-        site_dirs.append(f"{SITE_DIR}/{index}")
-        args += ["--ro-bind", path, site_dirs[-1]]
-    zygote, runner = runner_files()
-    args += ["--ro-bind", str(zygote), f"{RUNNER_DIR}/zygote.py"]
-    args += ["--ro-bind", str(runner), f"{RUNNER_DIR}/runner.py"]
+        binds.append((layout.base_prefix, layout.base_prefix))
+    site_dirs = [f"{SITE_DIR}/{index}" for index in range(len(layout.site_packages))]
+    binds += list(zip(layout.site_packages, site_dirs, strict=True))
+    runner_paths = [destination for _, destination in runner_sources()]
+    for directory in _parent_dirs([dest for _, dest in binds] + runner_paths):
+        args += ["--perms", "0755", "--dir", directory]
+    for source, destination in binds:
+        args += ["--ro-bind", source, destination]
+    for fd, destination in zip(runner_fds, runner_paths, strict=True):
+        args += ["--perms", "0444", "--ro-bind-data", str(fd), destination]
     args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--perms", "1777", "--size", str(ZYGOTE_TMP_BYTES), "--tmpfs", "/dev/shm"]
     args += ["--perms", "1777", "--size", str(ZYGOTE_TMP_BYTES), "--tmpfs", "/tmp"]
     args += ["--chdir", "/tmp", "--clearenv"]
     for key, value in sandbox_env().items():
         args += ["--setenv", key, value]
-    python = [layout.executable, "-I", "-S", f"{RUNNER_DIR}/zygote.py", "--path", *site_dirs]
+    python = [layout.executable, "-I", "-S", runner_paths[0], "--isolate", "--path", *site_dirs]
     if as_root:
         uid = str(SANDBOX_UID)
         drop = ["--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import tempfile
 import time
 from collections.abc import Mapping
@@ -15,7 +16,13 @@ import pandas as pd
 
 from dataagent.config import Settings
 from dataagent.errors import ErrorCode
-from dataagent.sandbox.bwrap import PythonLayout, bwrap_command, find_bwrap, unsafe_command
+from dataagent.sandbox.bwrap import (
+    PythonLayout,
+    bwrap_command,
+    find_bwrap,
+    runner_sources,
+    unsafe_command,
+)
 from dataagent.sandbox.outcome import internal_error, result_from_report
 from dataagent.sandbox.result import ExecutionError, ExecutionResult, SandboxLimits
 from dataagent.sandbox.tables import encode_tables
@@ -51,6 +58,7 @@ class LocalSandbox:
         self.unsafe = self.bwrap is None and allow_unsafe
         self.start_timeout_s = start_timeout_s
         self._layout = PythonLayout.current()
+        self._runner_sources = runner_sources()
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._idle: list[Worker] = []
         self._alive = 0
@@ -183,8 +191,14 @@ class LocalSandbox:
             worker.scratch = scratch
             return worker
         assert self.bwrap is not None
-        command = bwrap_command(self.bwrap, self._layout)
-        worker = await Worker.start(command, {"PATH": "/usr/bin:/bin"}, self.start_timeout_s)
+        fds = [_memfd(content) for content, _ in self._runner_sources]
+        try:
+            command = bwrap_command(self.bwrap, self._layout, fds)
+            env = {"PATH": "/usr/bin:/bin"}  # bubblewrap itself gets nothing from our environment
+            worker = await Worker.start(command, env, self.start_timeout_s, tuple(fds))
+        finally:
+            for fd in fds:
+                os.close(fd)
         if not worker.isolated and not self._warned_isolation:
             self._warned_isolation = True
             logger.warning(
@@ -241,3 +255,13 @@ class LocalSandbox:
         else:
             self._idle.append(worker)
 
+
+
+def _memfd(content: bytes) -> int:
+    """An in-memory file holding `content`, positioned at its start."""
+    fd = os.memfd_create("dataagent-sandbox", os.MFD_CLOEXEC)
+    view = memoryview(content)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd

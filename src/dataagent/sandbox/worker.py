@@ -51,11 +51,16 @@ class Worker:
 
     @classmethod
     async def start(
-        cls, command: list[str], env: dict[str, str], timeout_s: float = 120.0
+        cls,
+        command: list[str],
+        env: dict[str, str],
+        timeout_s: float = 120.0,
+        pass_fds: tuple[int, ...] = (),
     ) -> Worker:
         """Start a zygote and wait until it has preloaded the stack."""
         process = await asyncio.create_subprocess_exec(
             *command,
+            pass_fds=pass_fds,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -158,10 +158,13 @@ def enter_fresh_namespaces(tmp_mb: int, shm_mb: int) -> None:
     """New user/mount/PID/IPC/UTS/net namespaces and an empty tmpfs on /tmp and /dev/shm."""
     uid, gid = os.getuid(), os.getgid()
     flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET
+    set_dumpable(True)  # a non-dumpable process's /proc/self files belong to root
     _check(_libc.unshare(flags), "unshare")
-    for name, value in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+    maps = (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1"))
+    for name, value in maps:
         with open(f"/proc/self/{name}", "w") as handle:
             handle.write(value)
+    set_dumpable(False)  # the worker must not be able to ptrace or read its supervisor
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount(private)")
     options = f"size={tmp_mb}m,mode=1777".encode()
     _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount(/tmp)")
@@ -383,7 +386,7 @@ def main() -> None:
         job = read_job(proto_in)
         if job is None:
             return
-        send_frame(proto_out, run_job(job, isolate, runner))
+        send_frame(proto_out, run_job(job, isolate and bool(job.get("isolate", True)), runner))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ value has been checked against the field's data type. The compiler only sees res
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -243,6 +244,8 @@ def _scalar(ref: FieldRef, value: Scalar | None, where: str) -> Scalar:
     if dtype in NUMERIC:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _invalid(f"{where}: {label} is numeric, got {value!r}.", field=label)
+        if not math.isfinite(value):
+            raise _invalid(f"{where}: {label} needs a finite number, got {value!r}.")
         return value
     if dtype == DataType.BOOLEAN:
         if not isinstance(value, bool):

@@ -220,9 +220,13 @@ def _native(type_: Any, dialect: sa.Dialect) -> str:
     if isinstance(type_, sa.types.NullType):
         return ""
     try:
-        return str(type_.compile(dialect=dialect))
+        native = str(type_.compile(dialect=dialect))
     except Exception:  # a type the dialect cannot render: its class name still says a lot
         return type(type_).__name__
+    # a PostgreSQL enum renders as its bare type name; say what it is
+    if isinstance(type_, sa.Enum) and not native.upper().startswith("ENUM"):
+        return f"ENUM({native})"
+    return native
 
 
 def _user_schemas(conn: sa.Connection, insp: sa.Inspector) -> list[str]:
