@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,8 +12,19 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
-from dataagent.api.routes import auth, chats, health, users
+from dataagent.api.routes import (
+    auth,
+    chats,
+    connections,
+    health,
+    ontologies,
+    query,
+    semantic_models,
+    users,
+)
 from dataagent.config import Settings
+from dataagent.llm.embeddings import provider_from_settings
+from dataagent.sources.credentials import CredentialCipher
 from dataagent.store.database import Database
 
 log = logging.getLogger(__name__)
@@ -36,6 +48,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.database = Database(settings.resolved_database_url)
     app.state.secret_key = settings.resolved_secret_key()
+    app.state.cipher = CredentialCipher(app.state.secret_key)
+    # Loaded on first use: the local model takes about a second to read.
+    app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
 
     install_error_handlers(app)
     if settings.cors_origins:
@@ -51,6 +66,16 @@ def create_app(settings: Settings) -> FastAPI:
         max_json_bytes=settings.max_body_bytes,
         max_upload_bytes=settings.upload_max_bytes,
     )
-    for router in (health.router, auth.router, users.router, chats.router):
+    routers = (
+        health.router,
+        auth.router,
+        users.router,
+        chats.router,
+        connections.router,
+        semantic_models.router,
+        ontologies.router,
+        query.router,
+    )
+    for router in routers:
         app.include_router(router)
     return app

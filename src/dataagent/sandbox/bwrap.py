@@ -109,7 +109,14 @@ def runner_sources() -> list[tuple[bytes, str]]:
     return [(path.read_bytes(), f"{RUNNER_DIR}/{path.name}") for path in runner_files()]
 
 
-def bwrap_command(bwrap: str, layout: PythonLayout, runner_fds: list[int]) -> list[str]:
+def zygote_options(tmp_mb: int, shm_mb: int) -> list[str]:
+    """The zygote's own command-line options (sizes of each run's /tmp and /dev/shm)."""
+    return ["--tmp-mb", str(tmp_mb), "--shm-mb", str(shm_mb)]
+
+
+def bwrap_command(
+    bwrap: str, layout: PythonLayout, runner_fds: list[int], options: list[str]
+) -> list[str]:
     """The full bubblewrap command that starts one warm zygote.
 
     `runner_fds` are readable fds holding zygote.py and runner.py (in that order), copied
@@ -142,7 +149,8 @@ def bwrap_command(bwrap: str, layout: PythonLayout, runner_fds: list[int]) -> li
     args += ["--chdir", "/tmp", "--clearenv"]
     for key, value in sandbox_env().items():
         args += ["--setenv", key, value]
-    python = [layout.executable, "-I", "-S", runner_paths[0], "--isolate", "--path", *site_dirs]
+    python = [layout.executable, "-I", "-S", runner_paths[0], "--isolate", *options]
+    python += ["--path", *site_dirs]
     if as_root:
         uid = str(SANDBOX_UID)
         drop = ["--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all"]
@@ -150,9 +158,12 @@ def bwrap_command(bwrap: str, layout: PythonLayout, runner_fds: list[int]) -> li
     return args + python
 
 
-def unsafe_command(layout: PythonLayout, scratch: str) -> tuple[list[str], dict[str, str]]:
+def unsafe_command(
+    layout: PythonLayout, scratch: str, options: list[str]
+) -> tuple[list[str], dict[str, str]]:
     """The zygote started directly on the host (no isolation) and its environment."""
     zygote, _ = runner_files()
     env = sandbox_env() | {"HOME": scratch, "TMPDIR": scratch, "MPLCONFIGDIR": f"{scratch}/.mpl"}
-    command = [layout.executable, "-I", "-S", str(zygote), "--path", *layout.site_packages]
+    command = [layout.executable, "-I", "-S", str(zygote), *options]
+    command += ["--path", *layout.site_packages]
     return command, env

@@ -22,6 +22,7 @@ from dataagent.sandbox.bwrap import (
     find_bwrap,
     runner_sources,
     unsafe_command,
+    zygote_options,
 )
 from dataagent.sandbox.outcome import internal_error, result_from_report
 from dataagent.sandbox.result import ExecutionError, ExecutionResult, SandboxLimits
@@ -59,6 +60,7 @@ class LocalSandbox:
         self.start_timeout_s = start_timeout_s
         self._layout = PythonLayout.current()
         self._runner_sources = runner_sources()
+        self._options = zygote_options(self.limits.tmp_mb, self.limits.shm_mb)
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._idle: list[Worker] = []
         self._alive = 0
@@ -134,7 +136,6 @@ class LocalSandbox:
                 "code": code,
                 "timeout_s": limits["timeout_s"],
                 "limits": limits,
-                "isolate": worker.isolated and not self.unsafe,
                 "baseline_vm_kb": worker.baseline_vm_kb,
                 "tables": [{"name": name, "nbytes": len(blob)} for name, blob in tables],
             }
@@ -186,14 +187,14 @@ class LocalSandbox:
     async def _spawn(self) -> Worker:
         if self.unsafe:
             scratch = tempfile.mkdtemp(prefix="dataagent-sandbox-")
-            command, env = unsafe_command(self._layout, scratch)
+            command, env = unsafe_command(self._layout, scratch, self._options)
             worker = await Worker.start(command, env, self.start_timeout_s)
             worker.scratch = scratch
             return worker
         assert self.bwrap is not None
         fds = [_memfd(content) for content, _ in self._runner_sources]
         try:
-            command = bwrap_command(self.bwrap, self._layout, fds)
+            command = bwrap_command(self.bwrap, self._layout, fds, self._options)
             env = {"PATH": "/usr/bin:/bin"}  # bubblewrap itself gets nothing from our environment
             worker = await Worker.start(command, env, self.start_timeout_s, tuple(fds))
         finally:

@@ -52,8 +52,26 @@ def preload() -> None:
 
     matplotlib.figure.Figure.savefig = savefig  # type: ignore[method-assign]
     plt.show = lambda *args, **kwargs: None  # non-interactive: figures are collected instead
-    plt.figure().clear()  # warm the font cache and the Agg renderer
+    warm_up()
+
+
+def warm_up() -> None:
+    """Exercise the lazy parts (fonts, Agg, pandas formatting) once, before any fork."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    import seaborn as sns
+
+    frame = pd.DataFrame({"x": [1, 2, 3], "y": [2.0, 1.0, 3.0], "g": ["a", "b", "a"]})
+    frame.describe()
+    frame.groupby("g").sum().to_string()
+    figure, axes = plt.subplots()
+    sns.barplot(data=frame, x="g", y="y", ax=axes)
+    axes.plot(frame["x"], frame["y"], label="line")
+    axes.set_title("warm-up")
+    axes.legend()
+    figure.savefig(io.BytesIO(), format="png", dpi=100, bbox_inches="tight")
     plt.close("all")
+    _saved_figures.clear()
 
 
 def vm_size_kb() -> int:
@@ -203,9 +221,9 @@ def run_worker(job: dict[str, Any], workdir: str, out_w: int, err_w: int, res_w:
     try:
         os.setsid()
         devnull = os.open(os.devnull, os.O_RDONLY)
-        for source, target in ((devnull, 0), (out_w, 1), (err_w, 2), (res_w, 3)):
+        for source, target in ((devnull, 0), (out_w, 1), (err_w, 2)):
             os.dup2(source, target)
-        os.closerange(4, 65536)
+            os.close(source)
         os.chdir(workdir)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-large file is an OSError, not death
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), "utf-8", "backslashreplace", line_buffering=True)
@@ -230,11 +248,11 @@ def run_worker(job: dict[str, Any], workdir: str, out_w: int, err_w: int, res_w:
     except BaseException:
         traceback.print_exc(file=sys.stderr)
         code = 1
-    _report(outcome, int(job["limits"]["value_max_bytes"]))
+    _report(outcome, int(job["limits"]["value_max_bytes"]), res_w)
     os._exit(code)
 
 
-def _report(outcome: _Outcome, value_max_bytes: int) -> None:
+def _report(outcome: _Outcome, value_max_bytes: int, res_w: int) -> None:
     message: dict[str, Any] = {"memory_error": outcome.memory_error, "notes": outcome.notes}
     if outcome.has_value:
         encoded = json.dumps(outcome.value)
@@ -247,6 +265,6 @@ def _report(outcome: _Outcome, value_max_bytes: int) -> None:
             stream.flush()
         data = memoryview(json.dumps(message).encode())
         while data:
-            data = data[os.write(3, data) :]
+            data = data[os.write(res_w, data) :]
     except (OSError, ValueError, MemoryError):
         pass

@@ -17,7 +17,9 @@ namespace, so when it exits or is killed the kernel kills everything it started.
 from __future__ import annotations
 
 import base64
+import contextlib
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -100,23 +102,35 @@ def send_frame(fd: int, message: dict[str, Any]) -> None:
     write_all(fd, FRAME.pack(len(body)) + body)
 
 
-def read_job(fd: int) -> dict[str, Any] | None:
-    """Read one job (header and table bytes); None when the host closed the pipe."""
+def read_job(fd: int) -> tuple[dict[str, Any], bytes] | None:
+    """Read one job: its header and its whole raw frame (to forward); None at end of input."""
     prefix = read_exact(fd, FRAME.size)
     if prefix is None:
         return None
     (size,) = FRAME.unpack(prefix)
     if size > MAX_HEADER_BYTES:
         raise ValueError("job header too large")
-    header = read_exact(fd, size)
-    if header is None:
+    header_bytes = read_exact(fd, size)
+    if header_bytes is None:
         return None
-    job: dict[str, Any] = json.loads(header)
-    for table in job.get("tables", []):
+    header: dict[str, Any] = json.loads(header_bytes)
+    parts = [prefix, header_bytes]
+    for table in header.get("tables", []):
         data = read_exact(fd, int(table["nbytes"])) if table["nbytes"] else b""
         if data is None:
             return None
-        table["data"] = data
+        parts.append(data)
+    return header, b"".join(parts)
+
+
+def unpack_job(raw: bytes) -> dict[str, Any]:
+    """The job with each table's bytes under `data` (the worker's view of a raw frame)."""
+    (size,) = FRAME.unpack_from(raw)
+    offset = FRAME.size + size
+    job: dict[str, Any] = json.loads(raw[FRAME.size : offset])
+    for table in job.get("tables", []):
+        table["data"] = raw[offset : offset + int(table["nbytes"])]
+        offset += int(table["nbytes"])
     return job
 
 
@@ -274,96 +288,130 @@ def collect_files(workdir: str, limits: dict[str, Any]) -> tuple[list[dict[str, 
     return files, notes
 
 
-def supervise(job: dict[str, Any], isolate: bool, runner: Any) -> dict[str, Any]:
-    """Run one job in a fresh worker (called in the forked supervisor); the result message."""
-    limits: dict[str, Any] = job["limits"]
-    if isolate:
-        enter_fresh_namespaces(int(limits["tmp_mb"]), int(limits["shm_mb"]))
-        drop_capabilities()
-        workdir = "/tmp"
-    else:
-        workdir = tempfile.mkdtemp(prefix="dataagent-run-")
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    res_r, res_w = os.pipe()
-    started = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        for fd in (out_r, err_r, res_r):
+class Supervisor:
+    """One run's supervisor, forked ahead of its job with the worker already waiting.
+
+    The zygote never reads a job itself, so no run's code or data is ever in the memory
+    that later workers are forked from.
+    """
+
+    def __init__(
+        self, isolate: bool, tmp_mb: int, shm_mb: int, runner: Any, private_fds: set[int]
+    ) -> None:
+        self.isolate = isolate
+        self.setup_error: str | None = None
+        self.workdir = "/tmp"
+        try:
+            if isolate:
+                enter_fresh_namespaces(tmp_mb, shm_mb)
+                drop_capabilities()
+            else:
+                self.workdir = tempfile.mkdtemp(prefix="dataagent-run-")
+        except Exception as exc:
+            self.setup_error = f"{type(exc).__name__}: {exc}"
+            return
+        self.job_r, self.job_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        res_r, res_w = os.pipe()
+        self.pid = os.fork()  # in isolated mode: PID 1 of the run's own PID namespace
+        if self.pid == 0:
+            # Close what leads outside the run; keep the rest (matplotlib holds font files open).
+            for fd in private_fds | {self.job_w, out_r, err_r, res_r}:
+                os.close(fd)
+            raw = read_all(self.job_r)
+            if not raw:
+                os._exit(0)
+            set_dumpable(True)  # the code may read its own /proc/self; its supervisor stays closed
+            runner.run_worker(unpack_job(raw), self.workdir, out_w, err_w, res_w)
+        for fd in (self.job_r, out_w, err_w, res_w):
             os.close(fd)
-        runner.run_worker(job, workdir, out_w, err_w, res_w)  # never returns
-    for fd in (out_w, err_w, res_w):
-        os.close(fd)
-    streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
-    deadline = started + float(job["timeout_s"])
-    finished = _drain(streams, int(limits["output_max_bytes"]), deadline)
-    if not finished:
-        _kill_worker(pid)
-    _, wait_status = os.waitpid(pid, 0)
-    elapsed_ms = int((time.monotonic() - started) * 1000)
-    if not isolate:
-        _kill_worker(pid)  # in unsafe mode orphans of the run's process group die here
-    files, notes = collect_files(workdir, limits)
-    if not isolate:
-        shutil.rmtree(workdir, ignore_errors=True)
-    report: dict[str, Any] = {}
-    if finished and streams[res_r]:
+        self.out_r, self.err_r, self.res_r = out_r, err_r, res_r
+
+    def serve(self, proto_in: int, proto_out: int, status_w: int) -> None:
+        """Read the next job from the host, run it, write the result; never returns."""
+        job = read_job(proto_in)
+        if job is None:
+            write_all(status_w, b"e")
+            self._kill()
+            os._exit(0)
+        write_all(status_w, b"r")  # the zygote may now fork the next supervisor
+        os.close(status_w)
+        header, raw = job
         try:
-            report = json.loads(bytes(streams[res_r]).split(b"\n[output truncated")[0])
-        except ValueError:
-            report = {}
-    return {
-        "stdout": _decode(streams[out_r]),
-        "stderr": _decode(streams[err_r]),
-        "wait_status": wait_status,
-        "timed_out": not finished,
-        "elapsed_ms": elapsed_ms,
-        "files": files,
-        "notes": notes + list(report.get("notes", [])),
-        "value": report.get("value"),
-        "has_value": bool(report.get("has_value")),
-        "memory_error": bool(report.get("memory_error")),
-    }
-
-
-def _kill_worker(pid: int) -> None:
-    for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
-def run_job(job: dict[str, Any], isolate: bool, runner: Any) -> dict[str, Any]:
-    """Fork a supervisor for the job and relay its result (an internal error if it broke)."""
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reader)
-        try:
-            payload = json.dumps(supervise(job, isolate, runner)).encode()
+            if self.setup_error is not None:
+                raise RuntimeError(f"isolation failed: {self.setup_error}")
+            result = self.run(header, raw)
         except BaseException:
-            payload = json.dumps({"internal_error": traceback.format_exc(limit=5)}).encode()
-        write_all(writer, payload)
+            self._kill()
+            result = {"internal_error": traceback.format_exc(limit=5)}
+        send_frame(proto_out, result)
         os._exit(0)
-    os.close(writer)
+
+    def run(self, header: dict[str, Any], raw: bytes) -> dict[str, Any]:
+        """Hand the job to the waiting worker and supervise it to the end."""
+        limits: dict[str, Any] = header["limits"]
+        started = time.monotonic()
+        try:
+            write_all(self.job_w, raw)
+        except BrokenPipeError:
+            pass  # the worker died before reading; its exit status tells why
+        os.close(self.job_w)
+        streams = {self.out_r: bytearray(), self.err_r: bytearray(), self.res_r: bytearray()}
+        deadline = started + float(header["timeout_s"])
+        finished = _drain(streams, int(limits["output_max_bytes"]), deadline)
+        if not finished:
+            self._kill()
+        _, wait_status = os.waitpid(self.pid, 0)
+        elapsed_ms = int((time.monotonic() - started) * 1000)
+        if not self.isolate:
+            self._kill()  # without a PID namespace, kill what is left of the process group
+        files, notes = collect_files(self.workdir, limits)
+        if not self.isolate:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        report: dict[str, Any] = {}
+        if finished and streams[self.res_r]:
+            with contextlib.suppress(ValueError):
+                report = json.loads(bytes(streams[self.res_r]))
+        return {
+            "stdout": _decode(streams[self.out_r]),
+            "stderr": _decode(streams[self.err_r]),
+            "wait_status": wait_status,
+            "timed_out": not finished,
+            "elapsed_ms": elapsed_ms,
+            "files": files,
+            "notes": notes + list(report.get("notes", [])),
+            "value": report.get("value"),
+            "has_value": bool(report.get("has_value")),
+            "memory_error": bool(report.get("memory_error")),
+        }
+
+    def _kill(self) -> None:
+        if self.setup_error is None:
+            for target in (-self.pid, self.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(target, signal.SIGKILL)
+
+
+def read_all(fd: int) -> bytes:
+    """Everything until end of input."""
     chunks = []
-    while chunk := os.read(reader, 1 << 20):
+    while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
-    os.close(reader)
-    os.waitpid(pid, 0)
-    try:
-        result: dict[str, Any] = json.loads(b"".join(chunks))
-    except ValueError:
-        result = {"internal_error": "the run's supervisor exited without a result"}
-    return result
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def _option(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
 def main() -> None:
-    """Preload, report ready, then serve jobs until the host closes stdin."""
+    """Preload, report ready, then keep one supervisor forked ahead of the next job."""
     isolate = "--isolate" in sys.argv
-    for path in sys.argv[sys.argv.index("--path") + 1 :] if "--path" in sys.argv else []:
-        sys.path.append(path)
+    tmp_mb, shm_mb = _option("--tmp-mb", 100), _option("--shm-mb", 64)
+    if "--path" in sys.argv:
+        sys.path.extend(sys.argv[sys.argv.index("--path") + 1 :])
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     proto_in, proto_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -372,21 +420,35 @@ def main() -> None:
     set_no_new_privs()
     set_dumpable(False)
     runner = importlib.import_module("runner")  # the sibling file bound next to this one
-
     started = time.monotonic()
     runner.preload()
+    gc.collect()
+    gc.freeze()  # forked workers then never walk (and copy-on-write) the preloaded objects
+    isolation_error = probe_isolation() if isolate else None
     ready: dict[str, Any] = {
         "ready": True,
         "preload_ms": int((time.monotonic() - started) * 1000),
         "baseline_vm_kb": runner.vm_size_kb(),
-        "isolation_error": probe_isolation() if isolate else None,
+        "isolation_error": isolation_error,
     }
     send_frame(proto_out, ready)
+    isolate = isolate and isolation_error is None
     while True:
-        job = read_job(proto_in)
-        if job is None:
-            return
-        send_frame(proto_out, run_job(job, isolate and bool(job.get("isolate", True)), runner))
+        status_r, status_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(status_r)
+            private = {proto_in, proto_out, status_w}
+            supervisor = Supervisor(isolate, tmp_mb, shm_mb, runner, private)
+            supervisor.serve(proto_in, proto_out, status_w)
+        os.close(status_w)
+        state = os.read(status_r, 1)
+        os.close(status_r)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass  # reap supervisors that have finished
+        if state != b"r":
+            return  # end of input, or a supervisor died before taking its job
 
 
 if __name__ == "__main__":

@@ -67,14 +67,14 @@ def sqlglot_dialect(dialect: str) -> str:
 
 
 @cache
-def _template(dialect: str, grain: str) -> exp.Expression:
+def _template(dialect: str, grain: str) -> exp.Expr:
     return sqlglot.parse_one(_GRAIN_TEMPLATES[dialect][grain], read=dialect)
 
 
-def truncate(value: exp.Expression, grain: str, dialect: str) -> exp.Expression:
+def truncate(value: exp.Expr, grain: str, dialect: str) -> exp.Expr:
     """`value` truncated to the start of its `grain` period, in sqlglot `dialect`."""
 
-    def fill(node: exp.Expression) -> exp.Expression:
+    def fill(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Column) and node.name == _PLACEHOLDER:
             return value.copy()
         return node

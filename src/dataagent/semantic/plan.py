@@ -219,9 +219,7 @@ class _Resolver:
 
 def _check_aggregation(ref: FieldRef, aggregation: Aggregation, where: str) -> None:
     if ref.field is None:
-        if aggregation != "count":
-            raise _invalid(f"{where}: '{ref.label}' can only be counted, not {aggregation}.")
-        return
+        return  # `*` only parses in a count
     dtype = ref.field.data_type
     if aggregation in ("sum", "avg") and dtype not in NUMERIC | {DataType.OTHER}:
         raise _invalid(

@@ -31,7 +31,7 @@ _SQLITE_POLICY = (
 )
 _DUCKDB_POLICY = ("read-only mode", "configuration has been locked", "disabled by configuration")
 
-_PG_TIMEOUT_STATES = {"57014", "55P03", "25P03"}  # canceled, lock timeout, idle-in-tx timeout
+_PG_TIMEOUT_STATES = {"55P03", "25P03"}  # lock timeout, idle-in-transaction timeout
 _MYSQL_TIMEOUT_CODES = {1969, 3024, 1317, 1205, 1028}
 _MYSQL_POLICY_CODES = {1792, 1290, 1227, 1044, 1142, 1143, 1370}  # read-only, denied
 
@@ -40,7 +40,7 @@ def sanitize(message: str, secrets: Iterable[str | None] = ()) -> str:
     """A message with passwords, URLs, host names, addresses and file paths blanked out."""
     text = message
     for secret in sorted((s for s in secrets if s and len(s) >= 2), key=len, reverse=True):
-        text = text.replace(secret, "***")
+        text = re.sub(rf"(?<![\w.-]){re.escape(secret)}(?![\w.-])", "***", text)
     text = _URL.sub("<url>", text)
     text = _CONNINFO_SECRET.sub(lambda m: f"{m.group(1)}=***", text)
     text = _MYSQL_ACCOUNT.sub(r"'\1'@'***'", text)
@@ -50,7 +50,10 @@ def sanitize(message: str, secrets: Iterable[str | None] = ()) -> str:
 
 def connection_error(exc: BaseException, secrets: Iterable[str | None]) -> DataAgentError:
     """CONNECTION_FAILED for an exception raised while opening a connection."""
-    detail = sanitize(_first_line(exc), secrets)
+    text = _first_line(exc)
+    if isinstance(exc, pymysql.err.MySQLError) and len(exc.args) > 1:
+        text = str(exc.args[1])
+    detail = sanitize(text, secrets)
     return DataAgentError(
         ErrorCode.CONNECTION_FAILED, f"Could not connect to the database: {detail}"
     )
@@ -101,6 +104,8 @@ def _classify_postgres(exc: psycopg.Error) -> tuple[ErrorCode, str]:
     if diag.message_hint:
         text = f"{text} (hint: {diag.message_hint})"
     if exc.sqlstate in _PG_TIMEOUT_STATES:
+        return ErrorCode.QUERY_TIMEOUT, text
+    if exc.sqlstate == "57014" and "timeout" in text:  # not a cancel by pg_cancel_backend
         return ErrorCode.QUERY_TIMEOUT, text
     if exc.sqlstate in {"25006", "42501"} or "multiple commands" in text:
         return ErrorCode.SQL_POLICY_VIOLATION, text

@@ -51,7 +51,6 @@ def execute_query(
     record: dict[str, Any] = {
         "dialect": spec.dialect,
         "sql": sql,
-        "max_rows": row_cap,
         "pilot": pilot,
     }
     started = time.perf_counter()
@@ -73,7 +72,8 @@ def execute_query(
         )
     except DataAgentError as error:
         record.setdefault("execution_ms", _ms_since(started))
-        raise QueryError(error.code, error.message, failed_result(error, **record)) from None
+        result = failed_result(error, max_rows=row_cap, **record)
+        raise QueryError(error.code, error.message, result) from None
 
 
 def execute_with_settings(

@@ -484,15 +484,16 @@ def _fill_counts_and_samples(
         for c in t.columns
         if t.row_estimate != 0 and map_data_type(c.native_type) is DataType.VARCHAR
     ]
-    limit = options.sample_max_distinct + 1  # one more tells "too many to list"
+    # one more than the maximum tells "too many to list"; no ORDER BY is needed, since a
+    # column either returns all its values (then sorted here) or is dropped
+    limit = options.sample_max_distinct + 1
     branches = []
     for i, (table, column) in enumerate(targets):
         col = _quote(dialect, column.name)
         branches.append(
             f"SELECT {i} AS k, v FROM (SELECT DISTINCT CAST({col} AS {_TEXT_CAST[dialect]}) AS v "  # noqa: S608
             f"FROM (SELECT {col} FROM {_table_ref(dialect, table)} "
-            f"LIMIT {options.sample_scan_rows}) s WHERE {col} IS NOT NULL "
-            f"ORDER BY v LIMIT {limit}) d{i}"
+            f"LIMIT {options.sample_scan_rows}) s WHERE {col} IS NOT NULL LIMIT {limit}) d{i}"
         )
     values: dict[int, list[str]] = {}
     for k, v in _run_branches(run, branches):

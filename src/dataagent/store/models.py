@@ -6,7 +6,18 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ForeignKey, Index, Integer, MetaData, String, Text, Uuid
+from sqlalchemy import (
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    Uuid,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from dataagent.store.types import JSONDocument, UTCDateTime, utcnow
@@ -60,10 +71,18 @@ class Ontology(Base):
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(20), default="building")
     error: Mapped[str | None] = mapped_column(Text)
+    semantic_model_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("semantic_models.id", ondelete="SET NULL")
+    )
+    dataset_count: Mapped[int] = mapped_column(Integer, default=0)
+    relationship_count: Mapped[int] = mapped_column(Integer, default=0)
+    embedding_provider: Mapped[str | None] = mapped_column(String(100))
+    # The semantic model this ontology was built from, frozen until the next rebuild.
+    model_yaml: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
-    __table_args__ = (Index(None, "owner_id"),)
+    __table_args__ = (Index(None, "owner_id"), Index(None, "semantic_model_id"))
 
 
 class DataChat(Base):
@@ -132,3 +151,156 @@ class AuditEvent(Base):
         Index(None, "created_at"),
         Index(None, "object_type", "object_id"),
     )
+
+
+class Connection(Base):
+    """A user's database. The credentials are one encrypted blob; `display` is safe to show."""
+
+    __tablename__ = "connections"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(255))
+    dialect: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20), default="database")  # database | files
+    display: Mapped[str] = mapped_column(Text)
+    secret: Mapped[str] = mapped_column(Text)
+    server_version: Mapped[str | None] = mapped_column(String(255))
+    last_tested_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"),)
+
+
+class FileDataset(Base):
+    """Uploaded files loaded into a DuckDB database, reachable through a `files` connection."""
+
+    __tablename__ = "file_datasets"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    connection_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("connections.id", ondelete="CASCADE")
+    )
+    name: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    version_hash: Mapped[str] = mapped_column(String(64))
+    prompts: Mapped[list[str] | None] = mapped_column(JSONDocument)
+    files: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"),)
+
+
+class SemanticModelRecord(Base):
+    """A semantic model (OSI-style YAML) generated from, or written for, a connection."""
+
+    __tablename__ = "semantic_models"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    connection_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("connections.id", ondelete="SET NULL")
+    )
+    name: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    dialect: Mapped[str] = mapped_column(String(20))
+    yaml: Mapped[str] = mapped_column(Text)
+    dataset_count: Mapped[int] = mapped_column(Integer, default=0)
+    relationship_count: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"), Index(None, "connection_id"))
+
+
+class OntologyDataset(Base):
+    """A dataset node of an ontology: its YAML, fields and embedding."""
+
+    __tablename__ = "ontology_datasets"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(512))
+    yaml: Mapped[str] = mapped_column(Text)
+    field_count: Mapped[int] = mapped_column(Integer, default=0)
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
+    embedding_key: Mapped[str | None] = mapped_column(String(128))
+
+    fields: Mapped[list[OntologyField]] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True, order_by="OntologyField.position"
+    )
+
+    __table_args__ = (UniqueConstraint("ontology_id", "name"),)
+
+
+class OntologyField(Base):
+    """A field of an ontology dataset."""
+
+    __tablename__ = "ontology_fields"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    dataset_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("ontology_datasets.id", ondelete="CASCADE")
+    )
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(255))
+    label: Mapped[str | None] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    data_type: Mapped[str] = mapped_column(String(20))
+    is_primary_key: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (Index(None, "dataset_id"),)
+
+
+class OntologyRelationship(Base):
+    """A RELATES_TO edge between two datasets of an ontology."""
+
+    __tablename__ = "ontology_relationships"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(255))
+    from_dataset: Mapped[str] = mapped_column(String(255))
+    from_columns: Mapped[list[str]] = mapped_column(JSONDocument)
+    to_dataset: Mapped[str] = mapped_column(String(255))
+    to_columns: Mapped[list[str]] = mapped_column(JSONDocument)
+    cardinality: Mapped[str] = mapped_column(String(20))
+    source: Mapped[str] = mapped_column(String(20))
+
+    __table_args__ = (Index(None, "ontology_id"),)
+
+
+class QueryRun(Base):
+    """A run capsule (seed 004): one SQL execution, what ran and how it ended."""
+
+    __tablename__ = "query_runs"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    connection_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("connections.id", ondelete="SET NULL")
+    )
+    ontology_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("ontologies.id", ondelete="SET NULL")
+    )
+    dataset_version: Mapped[str | None] = mapped_column(String(64))
+    question: Mapped[str | None] = mapped_column(Text)
+    mode: Mapped[str] = mapped_column(String(10))  # plan | sql
+    plan: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
+    sql: Mapped[str] = mapped_column(Text)
+    compiled_sql: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20))  # succeeded | failed
+    row_count: Mapped[int] = mapped_column(Integer, default=0)
+    truncated: Mapped[bool] = mapped_column(Boolean, default=False)
+    result_summary: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
+    error_code: Mapped[str | None] = mapped_column(String(50))
+    error_message: Mapped[str | None] = mapped_column(Text)
+    execution_ms: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"), Index(None, "created_at"))

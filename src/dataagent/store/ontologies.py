@@ -1,13 +1,40 @@
-"""Ontology records: ownership and readiness (their content arrives with the data layer)."""
+"""Ontologies: built from a semantic model into datasets, fields, relationships, embeddings."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import uuid
+from dataclasses import replace
+from typing import Any
 
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
-from dataagent.errors import not_found
-from dataagent.store.models import Ontology
+from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.llm.embeddings import EmbeddingProvider
+from dataagent.ontology.retrieval import (
+    DatasetIndex,
+    ScoredDataset,
+    dataset_docs,
+    embed_datasets,
+    vector_from_bytes,
+    vector_to_bytes,
+)
+from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.yaml_io import dump_dataset_yaml, load_yaml
+from dataagent.store import audit
+from dataagent.store.database import Database
+from dataagent.store.models import (
+    Ontology,
+    OntologyDataset,
+    OntologyField,
+    OntologyRelationship,
+    SemanticModelRecord,
+)
+
+log = logging.getLogger(__name__)
 
 
 async def get_owned_ontology(
@@ -32,3 +59,202 @@ async def create_ontology(
     session.add(ontology)
     await session.commit()
     return ontology
+
+
+async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
+    """The caller's ontologies, newest first."""
+    rows = await session.scalars(
+        select(Ontology)
+        .where(Ontology.owner_id == owner_id)
+        .order_by(Ontology.created_at.desc(), Ontology.id)
+    )
+    return list(rows)
+
+
+async def create_from_semantic_model(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    semantic_model_id: uuid.UUID,
+    name: str,
+    description: str | None,
+) -> Ontology:
+    """An ontology record in `building`, pointing at the semantic model it is built from."""
+    ontology = Ontology(
+        name=name,
+        description=description,
+        owner_id=owner_id,
+        status="building",
+        semantic_model_id=semantic_model_id,
+    )
+    session.add(ontology)
+    await session.flush()
+    audit.record(session, owner_id, "ontology.create", "ontology", ontology.id)
+    await session.commit()
+    return ontology
+
+
+async def mark_building(session: AsyncSession, ontology: Ontology) -> None:
+    """Put an ontology back into `building` before a rebuild."""
+    ontology.status = "building"
+    ontology.error = None
+    await session.commit()
+
+
+async def build_ontology(
+    database: Database, ontology_id: uuid.UUID, provider: EmbeddingProvider
+) -> None:
+    """Build datasets, fields, relationships and embeddings; end in `ready` or `failed`."""
+    async with database.session() as session:
+        ontology = await session.get(Ontology, ontology_id)
+        if ontology is None:
+            return
+        try:
+            record = (
+                await session.get(SemanticModelRecord, ontology.semantic_model_id)
+                if ontology.semantic_model_id
+                else None
+            )
+            if record is None:
+                raise DataAgentError(
+                    ErrorCode.VALIDATION_ERROR, "The ontology's semantic model no longer exists."
+                )
+            model = load_yaml(record.yaml)
+            docs = await asyncio.to_thread(embed_datasets, provider, dataset_docs(model))
+            await _replace_graph(session, ontology, model, docs)
+            ontology.model_yaml = record.yaml
+            ontology.dataset_count = len(model.datasets)
+            ontology.relationship_count = len(model.relationships)
+            ontology.embedding_provider = provider.name
+            ontology.status = "ready"
+            ontology.error = None
+            await session.commit()
+        except Exception as exc:
+            await session.rollback()
+            log.warning("ontology %s failed to build: %s", ontology_id, exc)
+            ontology = await session.get(Ontology, ontology_id)
+            if ontology is not None:
+                ontology.status = "failed"
+                ontology.error = (
+                    exc.message if isinstance(exc, DataAgentError) else "The build failed."
+                )
+                await session.commit()
+
+
+async def _replace_graph(
+    session: AsyncSession, ontology: Ontology, model: SemanticModel, docs: list[Any]
+) -> None:
+    await session.execute(delete(OntologyDataset).where(OntologyDataset.ontology_id == ontology.id))
+    await session.execute(
+        delete(OntologyRelationship).where(OntologyRelationship.ontology_id == ontology.id)
+    )
+    by_name = {doc.name: doc for doc in docs}
+    for dataset in model.datasets:
+        related = [r for r in model.relationships if dataset.name in (r.from_dataset, r.to_dataset)]
+        doc = by_name[dataset.name]
+        session.add(
+            OntologyDataset(
+                ontology_id=ontology.id,
+                name=dataset.name,
+                description=dataset.description,
+                source=dataset.source,
+                yaml=dump_dataset_yaml(dataset, related),
+                field_count=len(dataset.fields),
+                embedding=vector_to_bytes(doc.vector) if doc.vector is not None else None,
+                embedding_key=doc.vector_key,
+                fields=[
+                    OntologyField(
+                        position=i,
+                        name=f.name,
+                        label=f.label,
+                        description=f.description,
+                        data_type=f.data_type.value,
+                        is_primary_key=f.is_primary_key,
+                    )
+                    for i, f in enumerate(dataset.fields)
+                ],
+            )
+        )
+    for r in model.relationships:
+        session.add(
+            OntologyRelationship(
+                ontology_id=ontology.id,
+                name=r.name,
+                from_dataset=r.from_dataset,
+                from_columns=r.from_columns,
+                to_dataset=r.to_dataset,
+                to_columns=r.to_columns,
+                cardinality=r.cardinality.value,
+                source=r.source.value,
+            )
+        )
+
+
+async def delete_ontology(session: AsyncSession, ontology: Ontology) -> None:
+    """Delete an ontology; its datasets and chats go with it (cascade)."""
+    audit.record(session, ontology.owner_id, "ontology.delete", "ontology", ontology.id)
+    await session.delete(ontology)
+    await session.commit()
+
+
+def ready_model(ontology: Ontology) -> SemanticModel:
+    """The semantic model of a ready ontology (VALIDATION_ERROR while it is not ready)."""
+    if ontology.status != "ready" or not ontology.model_yaml:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
+        )
+    return load_yaml(ontology.model_yaml)
+
+
+async def datasets_of(session: AsyncSession, ontology_id: uuid.UUID) -> list[OntologyDataset]:
+    """The datasets of an ontology, by name, with their fields."""
+    rows = await session.scalars(
+        select(OntologyDataset)
+        .where(OntologyDataset.ontology_id == ontology_id)
+        .options(selectinload(OntologyDataset.fields))
+        .order_by(OntologyDataset.name)
+    )
+    return list(rows)
+
+
+async def relationships_of(
+    session: AsyncSession, ontology_id: uuid.UUID
+) -> list[OntologyRelationship]:
+    """The relationships of an ontology."""
+    rows = await session.scalars(
+        select(OntologyRelationship)
+        .where(OntologyRelationship.ontology_id == ontology_id)
+        .order_by(OntologyRelationship.name)
+    )
+    return list(rows)
+
+
+async def search(
+    session: AsyncSession,
+    ontology: Ontology,
+    question: str,
+    provider: EmbeddingProvider,
+    k: int = 10,
+) -> list[ScoredDataset]:
+    """The datasets of this ontology (and no other) most relevant to the question."""
+    model = ready_model(ontology)
+    stored = {d.name: d for d in await datasets_of(session, ontology.id)}
+    docs = [
+        replace(
+            doc,
+            vector=vector_from_bytes(row.embedding) if row.embedding else None,
+            vector_key=row.embedding_key,
+        )
+        for doc in dataset_docs(model)
+        if (row := stored.get(doc.name)) is not None
+    ]
+    if not docs:
+        return []
+    if any(d.vector is None for d in docs) or ontology.embedding_provider != provider.name:
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            "The ontology's embeddings are missing or from another provider: rebuild it "
+            "(or run `dataagent ontology backfill`).",
+        )
+    index = DatasetIndex(docs)
+    query = await asyncio.to_thread(provider.embed_query, question)
+    return index.search(question, query, k)

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import duckdb
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "compiler"))
-from compiler_golden import (  # noqa: E402
+from tests.fixtures.compiler.compiler_golden import (
     MYSQL_DDL,
     MYSQL_TABLES,
     load_cases,
@@ -29,10 +26,10 @@ from compiler_golden import (  # noqa: E402
     rows_match,
 )
 
-from dataagent.demo.generator import DemoData, generate  # noqa: E402
-from dataagent.demo.loaders import load_postgres, write_duckdb, write_sqlite  # noqa: E402
-from dataagent.semantic.compiler import CompiledQuery, compile_plan  # noqa: E402
-from dataagent.semantic.plan import QueryPlan  # noqa: E402
+from dataagent.demo.generator import DemoData, generate
+from dataagent.demo.loaders import load_postgres, write_duckdb, write_sqlite
+from dataagent.semantic.compiler import CompiledQuery, compile_plan
+from dataagent.semantic.plan import QueryPlan
 
 CASES = load_cases()
 Rows = list[tuple[Any, ...]]
@@ -99,13 +96,17 @@ def test_reference_queries_return_rows(expected: dict[str, Rows]) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_sqlite(case: dict[str, Any], sqlite_path: Path, expected: dict[str, Rows]) -> None:
     compiled = compiled_for(case, "sqlite")
-    assert check(case, compiled, run_sqlite(sqlite_path, compiled.sql), expected[case["name"]]) is None
+    assert (
+        check(case, compiled, run_sqlite(sqlite_path, compiled.sql), expected[case["name"]]) is None
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_duckdb(case: dict[str, Any], duckdb_path: Path, expected: dict[str, Rows]) -> None:
     compiled = compiled_for(case, "duckdb")
-    assert check(case, compiled, run_duckdb(duckdb_path, compiled.sql), expected[case["name"]]) is None
+    assert (
+        check(case, compiled, run_duckdb(duckdb_path, compiled.sql), expected[case["name"]]) is None
+    )
 
 
 @pytest.mark.postgres
@@ -161,3 +162,44 @@ def test_mysql(mysql_db: str, demo: DemoData, expected: dict[str, Rows]) -> None
     finally:
         conn.close()
     assert [p for p in problems if p] == []
+
+
+TINY = (
+    "CREATE TABLE stores (id INTEGER PRIMARY KEY, region VARCHAR, square_feet INTEGER)",
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, store_id INTEGER)",
+    "CREATE TABLE order_items (id INTEGER PRIMARY KEY, order_id INTEGER, quantity INTEGER)",
+    "INSERT INTO stores VALUES (1, 'West', 100), (2, NULL, 50), (3, NULL, 25)",
+    "INSERT INTO orders VALUES (1, 1), (2, 2), (3, NULL)",
+    "INSERT INTO order_items VALUES (1, 1, 2), (2, 1, 3), (3, 2, 5), (4, 3, 7)",
+)
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "duckdb"])
+def test_null_dimensions_survive_pre_aggregation(dialect: str, tmp_path: Path) -> None:
+    plan = QueryPlan.model_validate(
+        {
+            "measures": [
+                {"field": "stores.square_feet", "aggregation": "sum"},
+                {"field": "order_items.quantity", "aggregation": "sum"},
+            ],
+            "dimensions": [{"field": "stores.region"}],
+            "order": [{"by": "region"}],
+        }
+    )
+    compiled = compile_plan(plan, retail_model(dialect), dialect)
+    assert compiled.pre_aggregated
+    path = tmp_path / f"tiny.{dialect}"
+    if dialect == "sqlite":
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            for statement in TINY:
+                db.execute(statement)
+            db.commit()
+        rows = run_sqlite(path, compiled.sql)
+    else:
+        with contextlib.closing(duckdb.connect(str(path))) as db:
+            for statement in TINY:
+                db.execute(statement)
+        rows = run_duckdb(path, compiled.sql)
+    # A NULL region is one group on both sides (null-safe join), sorted last; the order
+    # without a store still counts towards it, as a LEFT JOIN would.
+    assert rows == [("West", 100, 5), (None, 75, 12)]

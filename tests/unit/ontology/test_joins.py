@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from tests.fixtures.compiler.compiler_golden import retail_model
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "compiler"))
-from compiler_golden import retail_model  # noqa: E402
-
-from dataagent.errors import DataAgentError, ErrorCode  # noqa: E402
-from dataagent.ontology.joins import JoinGraph, JoinPath, make_path  # noqa: E402
-from dataagent.semantic.model import Cardinality, SemanticModel  # noqa: E402
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.ontology.joins import JoinGraph, JoinPath, make_path
+from dataagent.semantic.model import Cardinality, SemanticModel
 
 
 @pytest.fixture
@@ -164,10 +159,20 @@ def test_composite_keys_and_self_references() -> None:
                 {"name": "b", "source": "b", "fields": [_f("x"), _f("y")]},
             ],
             "relationships": [
-                {"name": "ab", "from": "b", "from_columns": ["x", "y"], "to": "a",
-                 "to_columns": ["x", "y"]},
-                {"name": "a_self", "from": "a", "from_columns": ["y"], "to": "a",
-                 "to_columns": ["x"]},
+                {
+                    "name": "ab",
+                    "from": "b",
+                    "from_columns": ["x", "y"],
+                    "to": "a",
+                    "to_columns": ["x", "y"],
+                },
+                {
+                    "name": "a_self",
+                    "from": "a",
+                    "from_columns": ["y"],
+                    "to": "a",
+                    "to_columns": ["x"],
+                },
             ],
         }
     )
@@ -180,7 +185,12 @@ def test_connecting_tree_spans_all_named_datasets(graph: JoinGraph) -> None:
     tree = graph.connecting_tree(["order_items", "categories", "customers", "stores"])
     assert tree.root == "order_items"
     assert set(tree.datasets) == {
-        "order_items", "products", "categories", "orders", "customers", "stores"
+        "order_items",
+        "products",
+        "categories",
+        "orders",
+        "customers",
+        "stores",
     }
     assert tree.hops == 5
     # A join sequence: every edge starts from a dataset already joined.

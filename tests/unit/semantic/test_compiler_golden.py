@@ -6,19 +6,21 @@ Run with DATAAGENT_UPDATE_GOLDEN=1 to rewrite the stored SQL after an intended c
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlglot
+from tests.fixtures.compiler.compiler_golden import (
+    DIALECTS,
+    load_cases,
+    retail_model,
+    update_golden,
+    write_case,
+)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "compiler"))
-from compiler_golden import DIALECTS, load_cases, retail_model, update_golden, write_case  # noqa: E402
-
-from dataagent.semantic.compiler import compile_plan  # noqa: E402
-from dataagent.semantic.dialects import sqlglot_dialect  # noqa: E402
-from dataagent.semantic.plan import QueryPlan  # noqa: E402
+from dataagent.semantic.compiler import compile_plan
+from dataagent.semantic.dialects import sqlglot_dialect
+from dataagent.semantic.plan import QueryPlan
 
 CASES = load_cases()
 

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from tests.fixtures.compiler.compiler_golden import retail_model
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "compiler"))
-from compiler_golden import retail_model  # noqa: E402
-
-from dataagent.errors import DataAgentError, ErrorCode  # noqa: E402
-from dataagent.semantic.plan import QueryPlan, validate_plan  # noqa: E402
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.semantic.plan import QueryPlan, validate_plan
 
 MODEL = retail_model()
 
@@ -202,9 +198,7 @@ def test_errors_say_where() -> None:
 
 
 def test_bare_fields_resolve_within_plan_datasets() -> None:
-    resolved = validate_plan(
-        _plan(datasets=["stores"], dimensions=[{"field": "name"}]), MODEL
-    )
+    resolved = validate_plan(_plan(datasets=["stores"], dimensions=[{"field": "name"}]), MODEL)
     assert resolved.dimensions[0].ref.label == "stores.name"
 
 

@@ -97,28 +97,28 @@ def test_dump_follows_the_seed_key_order() -> None:
     text = dump_yaml(model())
     assert text.startswith("name: shop\ndescription: A shop.\ndialect: postgresql\ndatasets:\n")
     expected = """\
-  - name: customers
-    description: Customer master data
-    source: public.customers
-    row_count: 3
-    primary_key: [customer_id]
-    fields:
-      - name: customer_id
-        expression: customer_id
-        label: Customer ID
-        description: Unique identifier for customer
-        data_type: integer
-        is_primary_key: true
-        nullable: false
-      - name: segment
-        expression: segment
-        label: Segment
-        data_type: varchar
-        distinct_count: 3
-        sample_values: ['no', 'yes', '2024-01-01']
+- name: customers
+  description: Customer master data
+  source: public.customers
+  row_count: 3
+  primary_key: [customer_id]
+  fields:
+  - name: customer_id
+    expression: customer_id
+    label: Customer ID
+    description: Unique identifier for customer
+    data_type: integer
+    is_primary_key: true
+    nullable: false
+  - name: segment
+    expression: segment
+    label: Segment
+    data_type: varchar
+    distinct_count: 3
+    sample_values: ['no', 'yes', '2024-01-01']
 """
     assert expected in text
-    assert "    from: orders\n    from_columns: [customer_id]\n    to: customers\n" in text
+    assert "  from: orders\n  from_columns: [customer_id]\n  to: customers\n" in text
 
 
 def test_round_trip_is_exact() -> None:
@@ -133,7 +133,7 @@ def test_dataset_yaml_carries_its_relationships_only() -> None:
     m = model()
     text = dump_dataset_yaml(m.datasets[0], m.relationships)
     assert text.startswith("name: customers\ndescription: Customer master data\n")
-    assert "relationships:\n  - name: orders_customer\n" in text
+    assert "relationships:\n- name: orders_customer\n" in text
     assert "relationships" not in dump_dataset_yaml(m.datasets[2], m.relationships)
 
 
@@ -142,7 +142,7 @@ def test_a_bad_value_points_at_its_line_and_path() -> None:
     (error,) = errors_of(text)
     assert error["path"] == "datasets[1].fields[2].data_type"
     assert error["line"] == line_of(text, "data_type: money")
-    assert error["column"] == len("        data_type: ") + 1  # the value
+    assert error["column"] == len("    data_type: ") + 1  # the value
     assert "integer" in error["message"]
 
 
@@ -157,7 +157,7 @@ def test_message_names_line_and_field() -> None:
 
 
 def test_a_missing_key_points_at_its_mapping() -> None:
-    text = dump_yaml(model()).replace("        expression: total\n", "")
+    text = dump_yaml(model()).replace("    expression: total\n", "")
     (error,) = errors_of(text)
     assert error["path"] == "datasets[1].fields[2].expression"
     assert error["line"] == line_of(text, "- name: total")
@@ -166,7 +166,7 @@ def test_a_missing_key_points_at_its_mapping() -> None:
 
 def test_an_unknown_key_points_at_the_key() -> None:
     text = dump_yaml(model()).replace(
-        "        label: Segment\n", "        label: Segment\n        colour: red\n"
+        "    label: Segment\n", "    label: Segment\n    colour: red\n"
     )
     (error,) = errors_of(text)
     assert error["path"] == "datasets[0].fields[1].colour"
@@ -190,13 +190,13 @@ def test_several_errors_are_all_reported() -> None:
 @pytest.mark.parametrize(
     ("change", "path", "needle"),
     [
-        (("    to: customers\n", "    to: clients\n"), "relationships[0].to", "to: clients"),
+        (("  to: customers\n", "  to: clients\n"), "relationships[0].to", "to: clients"),
         (
-            ("    from_columns: [customer_id]", "    from_columns: [client_id]"),
+            ("  from_columns: [customer_id]", "  from_columns: [client_id]"),
             "relationships[0].from_columns[0]",
             "from_columns: [client_id]",
         ),
-        (("  - name: notes", "  - name: orders"), "datasets[2].name", "- name: orders"),
+        (("- name: notes", "- name: orders"), "datasets[2].name", "- name: orders"),
         (("dialect: postgresql", "dialect: oracle"), "dialect", "dialect: oracle"),
     ],
 )

@@ -1,0 +1,203 @@
+"""Connections to users' databases (`connections:*`, owner only). Secrets never come back."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import Field, SecretStr, ValidationError
+
+from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
+from dataagent.auth.dependencies import SessionDep, SettingsDep, require
+from dataagent.auth.permissions import Permission
+from dataagent.config import Settings
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.credentials import CredentialCipher
+from dataagent.sources.engines import ConnectionSpec, test_connection
+from dataagent.store import connections
+from dataagent.store.models import Connection, User
+
+router = APIRouter(prefix="/api/connections", tags=["connections"], responses=ERROR_RESPONSES)
+Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
+Writer = Annotated[User, Depends(require(Permission.CONNECTIONS_WRITE))]
+
+
+def cipher_of(request: Request) -> CredentialCipher:
+    """The credential cipher of this app (key derived from the secret key)."""
+    cipher: CredentialCipher = request.app.state.cipher
+    return cipher
+
+
+CipherDep = Annotated[CredentialCipher, Depends(cipher_of)]
+
+
+class ConnectionPublic(ApiModel):
+    """A connection as the API shows it: never a password or a URL with one."""
+
+    id: uuid.UUID
+    name: str
+    dialect: str
+    kind: str
+    display: str
+    server_version: str | None
+    last_tested_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class CredentialFields(ApiInput):
+    """Either `url`, or host / port / database / username / password."""
+
+    url: SecretStr | None = Field(None, max_length=4096)
+    host: str | None = Field(None, max_length=255)
+    port: int | None = Field(None, ge=1, le=65535)
+    database: str | None = Field(None, max_length=4096)
+    username: str | None = Field(None, max_length=255)
+    password: SecretStr | None = Field(None, max_length=1024)
+
+    def credential_values(self) -> dict[str, Any]:
+        """The credential fields that were given."""
+        return {
+            k: getattr(self, k) for k in CredentialFields.model_fields if k in self.model_fields_set
+        }
+
+
+class ConnectionCreate(CredentialFields):
+    """A new connection."""
+
+    name: str = Field(min_length=1, max_length=255)
+    dialect: Literal["postgresql", "sqlite", "duckdb", "mysql"]
+
+
+class ConnectionUpdate(CredentialFields):
+    """A new name, or new credentials (merged over the stored ones)."""
+
+    name: str | None = Field(None, min_length=1, max_length=255)
+    dialect: Literal["postgresql", "sqlite", "duckdb", "mysql"] | None = None
+
+
+class ConnectionTestResult(ApiModel):
+    """Whether the database answered, and its version."""
+
+    ok: bool
+    server_version: str | None
+    error: str | None
+    error_code: str | None
+
+
+def protected_files(settings: Settings) -> list[Any]:
+    """Files a connection must never point at: the app database and the secret key."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    paths = [settings.data_dir / "secret_key"]
+    url = make_url(settings.resolved_database_url)
+    if url.get_backend_name() == "sqlite" and url.database:
+        db = Path(url.database)
+        paths += [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")]
+    return paths
+
+
+def build_spec(values: dict[str, Any], settings: Settings) -> ConnectionSpec:
+    """A validated ConnectionSpec; errors say what is wrong without echoing secrets."""
+    try:
+        spec = ConnectionSpec.model_validate(values)
+    except ValidationError as exc:
+        reasons = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"Invalid connection: {reasons}."
+        ) from None
+    connections.check_file_target(spec, protected_files(settings))
+    return spec
+
+
+def _public(connection: Connection) -> ConnectionPublic:
+    return ConnectionPublic.model_validate(connection)
+
+
+@router.get("", operation_id="listConnections")
+async def list_connections(user: Reader, session: SessionDep) -> Envelope[list[ConnectionPublic]]:
+    """The caller's connections."""
+    return Envelope(data=[_public(c) for c in await connections.list_connections(session, user.id)])
+
+
+@router.post("", status_code=201, operation_id="createConnection")
+async def create_connection(
+    user: Writer,
+    session: SessionDep,
+    settings: SettingsDep,
+    cipher: CipherDep,
+    body: ConnectionCreate,
+) -> Envelope[ConnectionPublic]:
+    """Store a connection; its credentials are encrypted at rest."""
+    spec = build_spec({"dialect": body.dialect, **body.credential_values()}, settings)
+    connection = await connections.create_connection(session, cipher, user.id, body.name, spec)
+    return Envelope(data=_public(connection))
+
+
+@router.get("/{connection_id}", operation_id="getConnection")
+async def get_connection(
+    user: Reader, session: SessionDep, connection_id: uuid.UUID
+) -> Envelope[ConnectionPublic]:
+    """One of the caller's connections."""
+    return Envelope(data=_public(await connections.get_connection(session, user.id, connection_id)))
+
+
+@router.patch("/{connection_id}", operation_id="updateConnection")
+async def update_connection(
+    user: Writer,
+    session: SessionDep,
+    settings: SettingsDep,
+    cipher: CipherDep,
+    connection_id: uuid.UUID,
+    body: ConnectionUpdate,
+) -> Envelope[ConnectionPublic]:
+    """Rename a connection or change its credentials."""
+    connection = await connections.get_connection(session, user.id, connection_id)
+    spec = None
+    changes = body.credential_values()
+    if changes or body.dialect:
+        current = cipher.decrypt(connection.secret)
+        values = {k: v for k, v in current.model_dump().items() if v is not None}
+        if "url" in changes:  # a new URL replaces the parts it implies
+            values = {"dialect": values["dialect"]}
+        values.update({k: v for k, v in changes.items() if v is not None})
+        if body.dialect:
+            values["dialect"] = body.dialect
+        spec = build_spec(values, settings)
+    connection = await connections.update_connection(session, cipher, connection, body.name, spec)
+    return Envelope(data=_public(connection))
+
+
+@router.delete("/{connection_id}", status_code=204, operation_id="deleteConnection")
+async def delete_connection(
+    user: Writer, session: SessionDep, connection_id: uuid.UUID
+) -> Response:
+    """Delete a connection."""
+    connection = await connections.get_connection(session, user.id, connection_id)
+    await connections.delete_connection(session, connection)
+    return Response(status_code=204)
+
+
+@router.post("/{connection_id}/test", operation_id="testConnection")
+async def check_connection(
+    user: Reader, session: SessionDep, cipher: CipherDep, connection_id: uuid.UUID
+) -> Envelope[ConnectionTestResult]:
+    """Try to reach the database; report its version or a sanitised error."""
+    connection = await connections.get_connection(session, user.id, connection_id)
+    spec = cipher.decrypt(connection.secret)
+    check = await asyncio.to_thread(test_connection, spec)
+    if check.ok:
+        await connections.record_test(session, connection, check.server_version)
+    return Envelope(
+        data=ConnectionTestResult(
+            ok=check.ok,
+            server_version=check.server_version,
+            error=check.error,
+            error_code=check.error_code,
+        )
+    )

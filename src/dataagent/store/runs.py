@@ -1,0 +1,101 @@
+"""Run capsules (seed 004): every SQL execution against a user's database is recorded here."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Collection
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.config import Settings
+from dataagent.errors import DataAgentError, not_found
+from dataagent.sources.engines import ConnectionSpec
+from dataagent.sources.executor import execute_query
+from dataagent.sources.results import QueryError, QueryResult
+from dataagent.store.models import QueryRun
+
+PREVIEW_ROWS = 5
+
+
+def _summary(result: QueryResult) -> dict[str, Any]:
+    return {
+        "columns": result.columns,
+        "preview": result.rows[:PREVIEW_ROWS],
+        "tables": result.tables,
+        "truncatedBy": result.truncated_by,
+        "pilot": result.pilot,
+    }
+
+
+async def execute_and_record(
+    session: AsyncSession,
+    settings: Settings,
+    owner_id: uuid.UUID,
+    spec: ConnectionSpec,
+    sql: str,
+    *,
+    connection_id: uuid.UUID | None,
+    ontology_id: uuid.UUID | None = None,
+    allowed_tables: Collection[str] | None = None,
+    max_rows: int | None = None,
+    pilot: bool = False,
+    question: str | None = None,
+    mode: Literal["sql", "plan"] = "sql",
+    plan: dict[str, Any] | None = None,
+    dataset_version: str | None = None,
+) -> tuple[QueryResult, QueryRun]:
+    """Run SQL through the executor and store its run capsule, whether it succeeds or fails.
+
+    A failure is re-raised after it is recorded, with the run id in the error's details.
+    """
+
+    def run() -> QueryResult:
+        return execute_query(
+            spec,
+            sql,
+            allowed_tables=allowed_tables,
+            max_rows=max_rows or settings.query_max_rows,
+            timeout_s=settings.query_timeout_s,
+            max_bytes=settings.query_max_bytes,
+            max_cell_chars=settings.query_max_cell_chars,
+            pilot=pilot,
+        )
+
+    error: QueryError | None = None
+    try:
+        result = await asyncio.to_thread(run)
+    except QueryError as exc:
+        error, result = exc, exc.result
+    record = QueryRun(
+        owner_id=owner_id,
+        connection_id=connection_id,
+        ontology_id=ontology_id,
+        dataset_version=dataset_version,
+        question=question,
+        mode=mode,
+        plan=plan,
+        sql=sql,
+        compiled_sql=result.executed_sql,
+        status=result.status,
+        row_count=result.row_count,
+        truncated=result.truncated,
+        result_summary=_summary(result),
+        error_code=result.error_code,
+        error_message=result.error_message,
+        execution_ms=result.execution_ms,
+    )
+    session.add(record)
+    await session.commit()
+    if error is not None:
+        raise DataAgentError(error.code, error.message, {"runId": str(record.id)})
+    return result, record
+
+
+async def get_run(session: AsyncSession, owner_id: uuid.UUID, run_id: uuid.UUID) -> QueryRun:
+    """The caller's run capsule, or NOT_FOUND."""
+    run = await session.get(QueryRun, run_id)
+    if run is None or run.owner_id != owner_id:
+        raise not_found("Run")
+    return run

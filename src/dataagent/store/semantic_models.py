@@ -1,0 +1,110 @@
+"""Semantic models: generated from a connection, edited as YAML, owner-scoped."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.errors import not_found
+from dataagent.semantic.generation import generate_semantic_model
+from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.yaml_io import dump_yaml, load_yaml
+from dataagent.sources.engines import ConnectionSpec
+from dataagent.sources.introspection import introspect
+from dataagent.store import audit
+from dataagent.store.models import SemanticModelRecord
+
+
+def introspect_and_generate(
+    spec: ConnectionSpec, name: str, description: str | None = None
+) -> SemanticModel:
+    """Read a database's schema and generate its semantic model (blocking; no LLM)."""
+    endpoint = spec.endpoint()
+    parts = {
+        "host": endpoint.host,
+        "port": endpoint.port,
+        "database": endpoint.database,
+        "username": endpoint.username,
+        "password": endpoint.password,
+    }
+    snapshot = introspect(spec.dialect, parts)
+    return generate_semantic_model(snapshot, name, spec.dialect, description)
+
+
+def _apply(record: SemanticModelRecord, model: SemanticModel, text: str) -> None:
+    record.yaml = text
+    record.dialect = model.dialect
+    record.dataset_count = len(model.datasets)
+    record.relationship_count = len(model.relationships)
+
+
+async def create_from_connection(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    connection_id: uuid.UUID,
+    spec: ConnectionSpec,
+    name: str,
+    description: str | None,
+) -> SemanticModelRecord:
+    """Introspect the connection, generate the model and store it."""
+    model = await asyncio.to_thread(introspect_and_generate, spec, name, description)
+    record = SemanticModelRecord(
+        owner_id=owner_id, connection_id=connection_id, name=name, description=description
+    )
+    _apply(record, model, dump_yaml(model))
+    session.add(record)
+    await session.flush()
+    audit.record(session, owner_id, "semantic_model.create", "semantic_model", record.id)
+    await session.commit()
+    return record
+
+
+async def list_semantic_models(
+    session: AsyncSession, owner_id: uuid.UUID
+) -> list[SemanticModelRecord]:
+    """The caller's semantic models, newest first."""
+    rows = await session.scalars(
+        select(SemanticModelRecord)
+        .where(SemanticModelRecord.owner_id == owner_id)
+        .order_by(SemanticModelRecord.created_at.desc(), SemanticModelRecord.id)
+    )
+    return list(rows)
+
+
+async def get_semantic_model(
+    session: AsyncSession, owner_id: uuid.UUID, model_id: uuid.UUID
+) -> SemanticModelRecord:
+    """The caller's semantic model, or NOT_FOUND."""
+    record = await session.get(SemanticModelRecord, model_id)
+    if record is None or record.owner_id != owner_id:
+        raise not_found("Semantic model")
+    return record
+
+
+async def update_semantic_model(
+    session: AsyncSession,
+    record: SemanticModelRecord,
+    name: str | None,
+    description: str | None,
+    yaml_text: str | None,
+) -> SemanticModelRecord:
+    """Rename, re-describe or replace the YAML (validated: errors name line and field)."""
+    if yaml_text is not None:
+        _apply(record, load_yaml(yaml_text), yaml_text)
+    if name is not None:
+        record.name = name
+    if description is not None:
+        record.description = description
+    audit.record(session, record.owner_id, "semantic_model.update", "semantic_model", record.id)
+    await session.commit()
+    return record
+
+
+async def delete_semantic_model(session: AsyncSession, record: SemanticModelRecord) -> None:
+    """Delete a semantic model; ontologies built from it keep their own copy."""
+    audit.record(session, record.owner_id, "semantic_model.delete", "semantic_model", record.id)
+    await session.delete(record)
+    await session.commit()

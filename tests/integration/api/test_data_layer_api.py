@@ -1,0 +1,217 @@
+"""The data layer over HTTP: connection -> semantic model -> ontology -> search, joins, SQL."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from tests.integration.api.conftest import World
+
+from dataagent.demo import generate, load_postgres, write_duckdb
+
+DEMO_TABLES = {"stores", "customers", "categories", "products", "orders", "order_items"}
+DEMO_LINKS = {
+    ("products", "categories"),
+    ("orders", "customers"),
+    ("orders", "stores"),
+    ("order_items", "orders"),
+    ("order_items", "products"),
+}
+
+
+@pytest.fixture(scope="module")
+def demo_data():  # type: ignore[no-untyped-def]
+    return generate()
+
+
+@pytest.fixture
+def target(request: pytest.FixtureRequest, tmp_path: Path, demo_data) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The demo retailer in DuckDB, or in a fresh PostgreSQL database (by host/port/...)."""
+    if request.param == "duckdb":
+        path = tmp_path / "retail.duckdb"
+        write_duckdb(demo_data, path)
+        return {"dialect": "duckdb", "database": str(path)}
+    url: str = request.getfixturevalue("postgres_db")
+    load_postgres(demo_data, url)
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return {
+        "dialect": "postgresql",
+        "host": parts.hostname,
+        "port": parts.port,
+        "database": parts.path.lstrip("/"),
+        "username": parts.username,
+        "password": "not-needed-with-trust-auth",
+    }
+
+
+async def _build(world: World, body: dict[str, object]) -> tuple[str, str]:
+    client = world.contributor.client
+    created = await client.post("/api/connections", json={"name": "retail", **body})
+    assert created.status_code == 201, created.text
+    connection = created.json()["data"]
+    assert "password" not in created.text and "not-needed" not in created.text
+    model = await client.post(
+        "/api/semantic-models", json={"connectionId": connection["id"], "name": "retail"}
+    )
+    assert model.status_code == 201, model.text
+    ontology = await client.post(
+        "/api/ontologies", json={"semanticModelId": model.json()["data"]["id"], "name": "Retail"}
+    )
+    assert ontology.status_code == 201, ontology.text
+    ontology_id = ontology.json()["data"]["id"]
+    status = (await client.get(f"/api/ontologies/{ontology_id}")).json()["data"]
+    assert status["status"] == "ready", status
+    return connection["id"], ontology_id
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("target", ["duckdb", "postgresql"], indirect=True)
+async def test_end_to_end(world: World, target: dict[str, object]) -> None:
+    client = world.contributor.client
+    connection_id, ontology_id = await _build(world, target)
+
+    tested = await client.post(f"/api/connections/{connection_id}/test")
+    assert tested.json()["data"]["ok"] is True
+    assert tested.json()["data"]["serverVersion"]
+
+    graph = (await client.get(f"/api/ontologies/{ontology_id}/graph")).json()["data"]
+    assert {n["id"] for n in graph["nodes"]} == DEMO_TABLES
+    assert {(e["source"], e["target"]) for e in graph["edges"]} >= DEMO_LINKS
+
+    hits = await client.get(
+        f"/api/ontologies/{ontology_id}/search", params={"q": "which product categories sell best"}
+    )
+    names = [h["name"] for h in hits.json()["data"]]
+    assert {"categories", "products"} & set(names[:3])
+
+    detail = await client.get(f"/api/ontologies/{ontology_id}/datasets/orders")
+    assert detail.status_code == 200
+    assert "customer_id" in detail.json()["data"]["yaml"]
+
+    paths = await client.post(
+        f"/api/ontologies/{ontology_id}/join-paths", json={"datasets": ["order_items", "stores"]}
+    )
+    assert paths.status_code == 200, paths.text
+    assert paths.json()["data"][0]["datasets"]
+
+    plan = {
+        "datasets": ["orders", "stores"],
+        "measures": [{"field": "orders.id", "aggregation": "count", "alias": "orders"}],
+        "dimensions": [{"field": "stores.city", "alias": "city"}],
+        "order": [{"by": "city", "direction": "asc"}],
+    }
+    compiled = await client.post(
+        f"/api/ontologies/{ontology_id}/compile", json={"plan": plan, "execute": True}
+    )
+    assert compiled.status_code == 200, compiled.text
+    result = compiled.json()["data"]["result"]
+    assert result["rowCount"] == 10
+    assert sum(row[1] for row in result["rows"]) == 33_000
+
+    query = await client.post(
+        "/api/query",
+        json={"ontologyId": ontology_id, "sql": "SELECT COUNT(*) AS n FROM order_items"},
+    )
+    assert query.status_code == 200, query.text
+    data = query.json()["data"]
+    assert data["rows"] == [[100_942]]
+    run = (await client.get(f"/api/runs/{data['runId']}")).json()["data"]
+    assert run["status"] == "succeeded"
+    assert run["mode"] == "sql"
+    assert (await world.other.client.get(f"/api/runs/{data['runId']}")).status_code == 404
+
+    capped = await client.post(
+        "/api/query",
+        json={"connectionId": connection_id, "sql": "SELECT id FROM orders", "maxRows": 7},
+    )
+    assert capped.json()["data"]["rowCount"] == 7
+    assert capped.json()["data"]["truncated"] is True
+
+    refused = await client.post(
+        "/api/query", json={"ontologyId": ontology_id, "sql": "DELETE FROM orders"}
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "SQL_POLICY_VIOLATION"
+    failed_run = refused.json()["error"]["details"]["runId"]
+    assert (await client.get(f"/api/runs/{failed_run}")).json()["data"]["status"] == "failed"
+
+    chat = await client.post(
+        "/api/data-agent/chats", json={"name": "Houston", "ontologyId": ontology_id}
+    )
+    assert chat.status_code == 201
+    assert (await client.delete(f"/api/ontologies/{ontology_id}")).status_code == 204
+    chat_id = chat.json()["data"]["id"]
+    assert (await client.get(f"/api/data-agent/chats/{chat_id}")).status_code == 404
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_connection_rules(world: World, tmp_path: Path) -> None:
+    client = world.contributor.client
+    secret = "s3cr3t-Pa55"
+    created = await client.post(
+        "/api/connections",
+        json={
+            "name": "pg",
+            "dialect": "postgresql",
+            "url": f"postgresql://ana:{secret}@db.internal:5432/sales",
+        },
+    )
+    assert created.status_code == 201, created.text
+    connection_id = created.json()["data"]["id"]
+    for response in (
+        created,
+        await client.get("/api/connections"),
+        await client.get(f"/api/connections/{connection_id}"),
+    ):
+        assert secret not in response.text
+    unreachable = await client.post(f"/api/connections/{connection_id}/test")
+    assert unreachable.json()["data"]["ok"] is False
+    assert secret not in unreachable.text and "db.internal" not in unreachable.text
+
+    assert (await world.other.client.get(f"/api/connections/{connection_id}")).status_code == 404
+    viewer = await world.viewer.client.post(
+        "/api/connections", json={"name": "x", "dialect": "sqlite", "database": "x.db"}
+    )
+    assert viewer.status_code == 403
+    for bad in (
+        {"name": "x", "dialect": "oracle", "database": "x"},
+        {"name": "x", "dialect": "postgresql", "database": "sales"},
+        {"name": "x", "dialect": "postgresql", "url": "mysql://a@b/c"},
+        {"name": "x", "dialect": "sqlite", "database": str(tmp_path / "data" / "secret_key")},
+    ):
+        response = await client.post("/api/connections", json=bad)
+        assert response.status_code == 400, (bad, response.text)
+    renamed = await client.patch(f"/api/connections/{connection_id}", json={"name": "renamed"})
+    assert renamed.json()["data"]["name"] == "renamed"
+    assert (await client.delete(f"/api/connections/{connection_id}")).status_code == 204
+    assert (await client.get(f"/api/connections/{uuid.uuid4()}")).status_code == 404
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_semantic_model_yaml_errors_point_at_line(world: World, tmp_path: Path) -> None:
+    client = world.contributor.client
+    path = tmp_path / "tiny.duckdb"
+    import duckdb
+
+    with duckdb.connect(str(path)) as db:
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR)")
+    connection = await client.post(
+        "/api/connections", json={"name": "t", "dialect": "duckdb", "database": str(path)}
+    )
+    model = await client.post(
+        "/api/semantic-models",
+        json={"connectionId": connection.json()["data"]["id"], "name": "tiny"},
+    )
+    record = model.json()["data"]
+    broken = record["yaml"].replace("data_type: integer", "data_type: banana", 1)
+    response = await client.patch(f"/api/semantic-models/{record['id']}", json={"yaml": broken})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    line = next(i for i, text in enumerate(broken.splitlines(), 1) if "banana" in text)
+    assert any(d.get("line") == line for d in error["details"]), error
+    listed = await client.get("/api/semantic-models")
+    assert [m["name"] for m in listed.json()["data"]] == ["tiny"]
