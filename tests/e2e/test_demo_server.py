@@ -92,6 +92,36 @@ def test_demo_serves_and_the_printed_credentials_work(
         chats = client.get("/api/data-agent/chats", headers=headers)
         assert chats.status_code == 200
         assert chats.json()["data"]["total"] == 0
+
+        ontologies = client.get("/api/ontologies", headers=headers).json()["data"]
+        assert [(o["name"], o["status"]) for o in ontologies] == [("Retail demo", "ready")]
+        created = client.post(
+            "/api/data-agent/chats",
+            json={"name": "Houston", "ontologyId": ontologies[0]["id"]},
+            headers=headers,
+        )
+        assert created.status_code == 201, created.text
+        chat_id = created.json()["data"]["id"]
+        sent = client.post(
+            f"/api/data-agent/chats/{chat_id}/messages",
+            json={"content": "Why is Houston behind?"},
+            headers=headers,
+        )
+        assert sent.status_code == 201
+        assert sent.json()["data"]["assistantMessage"]["status"] == "generating"
+        listing = client.get("/api/data-agent/chats", headers=headers).json()["data"]
+        assert listing["items"][0]["messageCount"] == 2
+
+        answer = client.post(
+            "/api/query",
+            json={
+                "ontologyId": ontologies[0]["id"],
+                "sql": "SELECT city FROM stores ORDER BY city",
+            },
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+        assert ["Houston"] in answer.json()["data"]["rows"]
     assert httpx.get(f"{url}/api/data-agent/chats", timeout=10).status_code == 401
 
     process.send_signal(signal.SIGTERM)

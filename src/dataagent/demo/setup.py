@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
-from dataagent.store import users
+from dataagent.llm.embeddings import provider_from_settings
+from dataagent.sources.credentials import CredentialCipher
+from dataagent.sources.engines import ConnectionSpec
+from dataagent.store import connections, ontologies, semantic_models, users
 from dataagent.store.database import Database
 from dataagent.store.models import Ontology
-from dataagent.store.ontologies import create_ontology
 
 log = logging.getLogger(__name__)
 
 DEMO_ONTOLOGY_NAME = "Retail demo"
+DEMO_DESCRIPTION = "Stores, customers, products and two years of orders."
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class SeedResult:
 
 def demo_database_path(settings: Settings) -> Path:
     """Where the demo DuckDB file lives."""
-    return settings.data_dir / "demo" / "retail.duckdb"
+    return (settings.data_dir / "demo" / "retail.duckdb").resolve()
 
 
 def write_demo_database(path: Path) -> None:
@@ -63,13 +68,23 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
                 )
             )
             if existing is None:
-                await create_ontology(
-                    session,
-                    admin.id,
-                    DEMO_ONTOLOGY_NAME,
-                    status="ready",
-                    description="Stores, customers, products and two years of orders.",
-                )
+                await _build_demo_ontology(settings, database, session, admin.id, path)
     finally:
         await database.dispose()
     return SeedResult(path, created)
+
+
+async def _build_demo_ontology(
+    settings: Settings, database: Database, session: AsyncSession, owner_id: uuid.UUID, path: Path
+) -> None:
+    """Connection -> semantic model -> ontology for the demo file, as a user would make them."""
+    cipher = CredentialCipher(settings.resolved_secret_key())
+    spec = ConnectionSpec(dialect="duckdb", database=str(path))
+    connection = await connections.create_connection(session, cipher, owner_id, "Retail demo", spec)
+    model = await semantic_models.create_from_connection(
+        session, owner_id, connection.id, spec, "retail", DEMO_DESCRIPTION
+    )
+    ontology = await ontologies.create_from_semantic_model(
+        session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
+    )
+    await ontologies.build_ontology(database, ontology.id, provider_from_settings(settings))

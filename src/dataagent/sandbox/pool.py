@@ -119,7 +119,9 @@ class LocalSandbox:
         if not self.available:
             return ExecutionResult(
                 return_code=-1,
-                error=ExecutionError(code=ErrorCode.RUNNER_INTERNAL_ERROR, message=NO_BWRAP_MESSAGE),
+                error=ExecutionError(
+                    code=ErrorCode.RUNNER_INTERNAL_ERROR, message=NO_BWRAP_MESSAGE
+                ),
             )
         if self.unsafe:
             logger.warning("Running model-written code WITHOUT a sandbox (sandbox_allow_unsafe).")
@@ -255,7 +257,6 @@ class LocalSandbox:
             await worker.close()
         else:
             self._idle.append(worker)
-
 
 
 def _memfd(content: bytes) -> int:

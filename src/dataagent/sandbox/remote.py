@@ -54,12 +54,16 @@ class RemoteSandbox:
     ) -> ExecutionResult:
         """Run code on the service; unreachable or broken services give RUNNER_INTERNAL_ERROR."""
         timeout = timeout_s if timeout_s is not None else self.default_timeout_s
-        tables = {name: {"arrow": base64.b64encode(blob).decode()} for name, blob in encode_tables(data)}
+        tables = {
+            name: {"arrow": base64.b64encode(blob).decode()} for name, blob in encode_tables(data)
+        }
         body: dict[str, Any] = {"code": code, "timeout": timeout}
         if tables:
             body["data"] = tables
         try:
-            response = await self._client.post("/execute", json=body, timeout=timeout + NETWORK_GRACE_S)
+            response = await self._client.post(
+                "/execute", json=body, timeout=timeout + NETWORK_GRACE_S
+            )
             payload = response.json()
         except (httpx.HTTPError, ValueError) as exc:
             logger.error("sandbox service %s failed: %s", self.url, type(exc).__name__)
@@ -68,7 +72,9 @@ class RemoteSandbox:
             return ExecutionResult.model_validate(payload)
         except ValidationError:
             message = payload.get("error", {}).get("message") if isinstance(payload, dict) else None
-            return internal_error(f"The sandbox service refused the request: {message or response.status_code}")
+            return internal_error(
+                f"The sandbox service refused the request: {message or response.status_code}"
+            )
 
     async def health(self) -> bool:
         """True when the service answers its health check."""

@@ -10,6 +10,7 @@ reports a JSON value.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import json
 import math
@@ -41,7 +42,7 @@ def preload() -> None:
     import scipy.stats
     import seaborn
     import sklearn
-    import sklearn.linear_model  # noqa: F401
+    import sklearn.linear_model
 
     del numpy, pandas, pyarrow, scipy, seaborn, sklearn
     original_savefig = matplotlib.figure.Figure.savefig
@@ -171,17 +172,17 @@ def execute(code: str, namespace: dict[str, Any], outcome: _Outcome) -> int:
     except SyntaxError as exc:
         traceback.print_exception(type(exc), exc, None, file=sys.stderr)
         return 1
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    if last is not None:
+        tree.body.pop()
     try:
         exec(compile(tree, CODE_FILENAME, "exec"), namespace)
         if last is not None:
             expression = ast.Expression(last.value)
             result = eval(compile(expression, CODE_FILENAME, "eval"), namespace)
             if not outcome.explicit and result is not None:
-                try:
+                with contextlib.suppress(TypeError):  # e.g. an Axes on the last line: no value
                     outcome.value, outcome.has_value = to_jsonable(result), True
-                except TypeError:
-                    pass  # e.g. a matplotlib Axes on the last line: not a value
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except MemoryError as exc:
@@ -226,8 +227,12 @@ def run_worker(job: dict[str, Any], workdir: str, out_w: int, err_w: int, res_w:
             os.close(source)
         os.chdir(workdir)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-large file is an OSError, not death
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), "utf-8", "backslashreplace", line_buffering=True)
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), "utf-8", "backslashreplace", line_buffering=True)
+        sys.stdout = io.TextIOWrapper(
+            io.FileIO(1, "w", closefd=False), "utf-8", "backslashreplace", line_buffering=True
+        )
+        sys.stderr = io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), "utf-8", "backslashreplace", line_buffering=True
+        )
         apply_limits(job["limits"], int(job["baseline_vm_kb"]))
         import numpy as np
 
@@ -259,7 +264,9 @@ def _report(outcome: _Outcome, value_max_bytes: int, res_w: int) -> None:
         if len(encoded) <= value_max_bytes:
             message["value"], message["has_value"] = outcome.value, True
         else:
-            message["notes"].append(f"returned value dropped: {len(encoded)} bytes > {value_max_bytes}")
+            message["notes"].append(
+                f"returned value dropped: {len(encoded)} bytes > {value_max_bytes}"
+            )
     try:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

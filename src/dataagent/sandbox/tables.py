@@ -34,7 +34,7 @@ def encode_frame(frame: pd.DataFrame) -> bytes:
         table = pa.Table.from_pandas(frame)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         loose = frame.copy()
-        for column in loose.columns[loose.dtypes == object]:
+        for column in loose.select_dtypes(include="object").columns:
             loose[column] = loose[column].map(lambda item: None if item is None else str(item))
         table = pa.Table.from_pandas(loose)
     sink = pa.BufferOutputStream()

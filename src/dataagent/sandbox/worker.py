@@ -106,10 +106,8 @@ class Worker:
         """Ask the zygote to exit (end of input), killing it if it does not."""
         if self.process.stdin is not None and not self.process.stdin.is_closing():
             self.process.stdin.close()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), 5.0)
-        except TimeoutError:
-            pass
         await self.kill()
 
     async def kill(self) -> None:

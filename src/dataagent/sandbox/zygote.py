@@ -184,7 +184,9 @@ def enter_fresh_namespaces(tmp_mb: int, shm_mb: int) -> None:
     _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount(/tmp)")
     if os.path.isdir("/dev/shm"):
         shm = f"size={shm_mb}m,mode=1777".encode()
-        _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, shm), "mount(shm)")
+        _check(
+            _libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, shm), "mount(shm)"
+        )
 
 
 def probe_isolation() -> str | None:
@@ -284,7 +286,9 @@ def collect_files(workdir: str, limits: dict[str, Any]) -> tuple[list[dict[str, 
         finally:
             os.close(fd)
         total += len(data)
-        files.append({"filename": safe_filename(entry.name), "data": base64.b64encode(data).decode()})
+        files.append(
+            {"filename": safe_filename(entry.name), "data": base64.b64encode(data).decode()}
+        )
     return files, notes
 
 
@@ -352,10 +356,8 @@ class Supervisor:
         """Hand the job to the waiting worker and supervise it to the end."""
         limits: dict[str, Any] = header["limits"]
         started = time.monotonic()
-        try:
+        with contextlib.suppress(BrokenPipeError):  # a dead worker's exit status tells why
             write_all(self.job_w, raw)
-        except BrokenPipeError:
-            pass  # the worker died before reading; its exit status tells why
         os.close(self.job_w)
         streams = {self.out_r: bytearray(), self.err_r: bytearray(), self.res_r: bytearray()}
         deadline = started + float(header["timeout_s"])

@@ -1,5 +1,6 @@
 import time
 from tests.integration.semantic.test_compiler_exec import *  # noqa
+from tests.integration.semantic.test_compiler_exec import _mysql
 
 @pytest.mark.mysql
 def test_probe(mysql_db, demo):
