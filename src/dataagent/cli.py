@@ -26,6 +26,8 @@ db_app = typer.Typer(no_args_is_help=True, help="The app database.")
 users_app = typer.Typer(no_args_is_help=True, help="Local user accounts.")
 app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
+ontology_app = typer.Typer(no_args_is_help=True, help="Ontologies.")
+app.add_typer(ontology_app, name="ontology")
 
 console = Console()
 err_console = Console(stderr=True)
@@ -202,6 +204,37 @@ def demo(
     sys.stdout.flush()
     if serve_after:
         _run_server(settings, settings.host, settings.port)
+
+
+@ontology_app.command("backfill")
+def ontology_backfill(
+    force: Annotated[
+        bool, typer.Option(help="Re-embed every ontology, not just stale ones.")
+    ] = False,
+) -> None:
+    """Embed the datasets of ontologies whose embeddings are missing or from another provider."""
+    settings = _settings()
+    _configure_logging(settings)
+    _migrate(settings)
+    done = asyncio.run(_backfill(settings, force))
+    console.print(f"re-embedded {done} ontolog{'y' if done == 1 else 'ies'}")
+
+
+async def _backfill(settings: Settings, force: bool) -> int:
+    from dataagent.llm.embeddings import provider_from_settings
+    from dataagent.store.database import Database
+    from dataagent.store.ontologies import build_ontology, stale_ontology_ids
+
+    provider = provider_from_settings(settings)
+    database = Database(settings.resolved_database_url)
+    try:
+        async with database.session() as session:
+            ids = await stale_ontology_ids(session, provider.name, force)
+        for ontology_id in ids:
+            await build_ontology(database, ontology_id, provider)
+        return len(ids)
+    finally:
+        await database.dispose()
 
 
 def _mount_optional_apps() -> None:

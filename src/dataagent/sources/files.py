@@ -8,6 +8,7 @@ refused with a sentence a person can act on.
 from __future__ import annotations
 
 import codecs
+import csv
 import hashlib
 import re
 import unicodedata
@@ -111,7 +112,9 @@ def detect_format(path: Path, filename: str) -> tuple[FileFormat, str]:
         tail = fh.read(4)
     if head.startswith(b"PAR1") and tail == b"PAR1":
         found, encoding = FileFormat.PARQUET, ""
-    elif head.startswith(b"PK\x03\x04") and _is_xlsx(path):
+    elif head.startswith(b"PK\x03\x04") and claimed == "excel":
+        if not _is_xlsx(path):
+            raise _invalid(f"{filename} is a ZIP archive, not an Excel workbook.")
         found, encoding = FileFormat.EXCEL, ""
     elif head.startswith(b"\xd0\xcf\x11\xe0"):
         raise _invalid(f"{filename} is a legacy Excel (.xls) file; save it as .xlsx or CSV.")
@@ -139,16 +142,14 @@ def _is_xlsx(path: Path) -> bool:
 
 
 def _text_encoding(head: bytes) -> str | None:
-    if b"\x00" in head:
+    # control bytes other than whitespace mean a binary file, whatever decodes
+    if re.search(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]", head):
         return None
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
         return "utf-8"
     except UnicodeDecodeError:
-        # Latin-1 decodes any byte; control bytes other than whitespace mean a binary file
-        if re.search(rb"[\x01-\x08\x0e-\x1f]", head):
-            return None
-        return "latin-1"
+        return "latin-1"  # decodes any byte; the usual encoding of spreadsheet exports
 
 
 def file_sha256(path: Path) -> str:
@@ -215,7 +216,10 @@ def _load_flat(
     try:
         conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM {reader}", args)  # noqa: S608
     except duckdb.Error as exc:
-        raise _invalid(_read_failure(filename, fmt, str(exc), path)) from exc
+        message = str(exc)
+        if fmt is FileFormat.CSV and "CSV Error on Line" not in message:
+            message = _ragged_line(path, encoding, args[1]) or message
+        raise _invalid(_read_failure(filename, fmt, message, path)) from exc
     _normalise_columns(conn, table)
 
 
@@ -225,6 +229,20 @@ def _delimiter(path: Path, encoding: str) -> str:
     counts = {d: header.count(d) for d in _DELIMITERS}
     best = max(_DELIMITERS, key=lambda d: counts[d])
     return best if counts[best] else ","
+
+
+def _ragged_line(path: Path, encoding: str, delimiter: str) -> str | None:
+    """DuckDB's words for the first row whose width differs from the header's, if any."""
+    with path.open("r", encoding=encoding, errors="replace", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        header = next(reader, [])
+        for row in reader:
+            if row and len(row) != len(header):
+                return (
+                    f"CSV Error on Line: {reader.line_num}\n"
+                    f"Expected Number of Columns: {len(header)} Found: {len(row)}"
+                )
+    return None
 
 
 def _read_failure(filename: str, fmt: FileFormat, message: str, path: Path) -> str:

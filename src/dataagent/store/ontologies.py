@@ -258,3 +258,18 @@ async def search(
     index = DatasetIndex(docs)
     query = await asyncio.to_thread(provider.embed_query, question)
     return index.search(question, query, k)
+
+
+async def stale_ontology_ids(
+    session: AsyncSession, provider_name: str, force: bool = False
+) -> list[uuid.UUID]:
+    """Ontologies whose embeddings are missing or were made by another provider."""
+    query = select(Ontology.id).where(Ontology.semantic_model_id.is_not(None))
+    if not force:
+        missing = select(OntologyDataset.ontology_id).where(OntologyDataset.embedding.is_(None))
+        query = query.where(
+            (Ontology.embedding_provider.is_(None))
+            | (Ontology.embedding_provider != provider_name)
+            | Ontology.id.in_(missing)
+        )
+    return list(await session.scalars(query.order_by(Ontology.created_at)))

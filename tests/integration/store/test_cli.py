@@ -86,3 +86,9 @@ def test_users_create_refusals(tmp_path: Path, args: list[str], stdin: str, mess
     result = _run(tmp_path, "users", "create", *args, stdin=stdin)
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def test_ontology_backfill_with_nothing_to_do(tmp_path: Path) -> None:
+    result = _run(tmp_path, "ontology", "backfill")
+    assert result.returncode == 0, result.stderr
+    assert "re-embedded 0 ontologies" in result.stdout

@@ -1,0 +1,407 @@
+"""Escape suite: untrusted code tries to get out; each test proves it is contained.
+
+Every test runs against the real bubblewrap sandbox, and after each one the pool
+must still run code (the backend survives every attempt).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from dataagent.errors import ErrorCode
+from dataagent.sandbox import ExecutionResult, LocalSandbox
+
+from .conftest import SECRET_VALUE
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.asyncio(loop_scope="module")]
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest_asyncio.fixture(autouse=True, loop_scope="module")
+async def survives(sandbox: LocalSandbox) -> AsyncIterator[None]:
+    """After each attack the backend still runs code normally."""
+    yield
+    result = await sandbox.execute("print('alive')", timeout_s=10)
+    assert result.ok and result.stdout == "alive\n", result
+
+
+async def run(sandbox: LocalSandbox, code: str, timeout_s: float = 5) -> ExecutionResult:
+    return await sandbox.execute(code, timeout_s=timeout_s)
+
+
+def report(result: ExecutionResult) -> dict:
+    assert result.return_code == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+# --- network -------------------------------------------------------------------------
+
+
+async def test_no_tcp_to_local_database(sandbox: LocalSandbox) -> None:
+    code = """
+import socket, json
+try:
+    socket.create_connection(("127.0.0.1", 5432), timeout=2).close()
+    print(json.dumps("connected"))
+except OSError as exc:
+    print(json.dumps(type(exc).__name__))
+"""
+    assert report(await run(sandbox, code)) != "connected"
+
+
+async def test_no_tcp_to_outside_address(sandbox: LocalSandbox) -> None:
+    # 192.0.2.1 is TEST-NET-1 (never routed): even a leak could not reach anyone.
+    code = """
+import socket, json
+try:
+    socket.create_connection(("192.0.2.1", 80), timeout=2).close()
+    print(json.dumps("connected"))
+except OSError as exc:
+    print(json.dumps(exc.errno))
+"""
+    assert report(await run(sandbox, code)) != "connected"
+
+
+async def test_no_dns(sandbox: LocalSandbox) -> None:
+    code = """
+import socket, json
+try:
+    socket.getaddrinfo("example.com", 443)
+    print(json.dumps("resolved"))
+except OSError as exc:
+    print(json.dumps("failed"))
+"""
+    assert report(await run(sandbox, code)) == "failed"
+
+
+async def test_only_loopback_interface(sandbox: LocalSandbox) -> None:
+    code = "import socket, json\nprint(json.dumps([n for _, n in socket.if_nameindex()]))"
+    assert report(await run(sandbox, code)) == ["lo"]
+
+
+async def test_no_host_unix_sockets(sandbox: LocalSandbox) -> None:
+    code = """
+import os, json
+paths = ["/var/run/postgresql", "/run/mysqld", "/var/run/docker.sock", "/run"]
+print(json.dumps([p for p in paths if os.path.exists(p)]))
+"""
+    assert report(await run(sandbox, code)) == []
+
+
+# --- host files ------------------------------------------------------------------------
+
+
+async def test_cannot_read_etc_shadow(sandbox: LocalSandbox) -> None:
+    code = """
+import json
+try:
+    print(json.dumps(open("/etc/shadow").read()[:10]))
+except OSError as exc:
+    print(json.dumps(type(exc).__name__))
+"""
+    assert report(await run(sandbox, code)) in ("FileNotFoundError", "PermissionError")
+
+
+async def test_no_host_etc_or_home(sandbox: LocalSandbox) -> None:
+    code = """
+import os, json
+print(json.dumps({p: os.path.exists(p) for p in ["/etc/passwd", "/etc/hosts", "/home", "/root/.ssh"]}))
+"""
+    assert not any(report(await run(sandbox, code)).values())
+
+
+async def test_cannot_see_data_dir(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "dataagent.db").write_text("secret")
+    code = f"import os, json\nprint(json.dumps(os.path.exists({str(data_dir)!r})))"
+    assert report(await run(sandbox, code)) is False
+
+
+async def test_cannot_see_project_checkout(sandbox: LocalSandbox) -> None:
+    paths = [str(REPO / "pyproject.toml"), str(REPO / "src" / "dataagent"), str(REPO / ".git")]
+    code = f"""
+import os, json, importlib.util
+print(json.dumps([[p for p in {paths!r} if os.path.exists(p)],
+                  importlib.util.find_spec("dataagent") is not None]))
+"""
+    assert report(await run(sandbox, code)) == [[], False]
+
+
+async def test_proc_environ_has_no_secrets(sandbox: LocalSandbox) -> None:
+    assert os.environ.get("DATAAGENT_ESCAPE_TEST_SECRET") == SECRET_VALUE
+    code = """
+import os
+found = []
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            found.append(open(f"/proc/{pid}/environ", "rb").read().decode(errors="replace"))
+        except OSError:
+            pass
+print(repr(dict(os.environ)))
+print("\\n".join(found))
+"""
+    result = await run(sandbox, code)
+    assert result.ok
+    assert SECRET_VALUE not in result.stdout and "DATAAGENT" not in result.stdout
+
+
+async def test_environment_is_minimal(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "import os, json\nprint(json.dumps(sorted(os.environ)))")
+    names = set(report(result))
+    assert names <= {
+        "PATH", "HOME", "TMPDIR", "LANG", "MPLBACKEND", "MPLCONFIGDIR",
+        "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONDONTWRITEBYTECODE",
+    }  # fmt: skip
+
+
+async def test_no_host_processes_visible(sandbox: LocalSandbox) -> None:
+    code = """
+import os, json
+cmds = []
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            cmds.append(open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\\0", b" ").decode())
+        except OSError:
+            pass
+print(json.dumps(cmds))
+"""
+    commands = report(await run(sandbox, code))
+    assert len(commands) < 10
+    assert not any("pytest" in command or "postgres" in command for command in commands)
+
+
+# --- privileges and writes ------------------------------------------------------------------
+
+
+async def test_runs_unprivileged(sandbox: LocalSandbox) -> None:
+    code = """
+import os, json
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+ids = [os.getuid(), os.geteuid()]
+print(json.dumps(ids + [status["CapEff"].strip(), status["NoNewPrivs"].strip()]))
+"""
+    uid, euid, caps, no_new_privs = report(await run(sandbox, code))
+    assert uid != 0 and euid != 0 and int(caps, 16) == 0 and no_new_privs == "1"
+
+
+async def test_cannot_write_outside_tmp(sandbox: LocalSandbox) -> None:
+    code = """
+import json
+written = []
+for path in ["/usr/x", "/x", "/opt/x", "/opt/site-packages/0/x", "/proc/x", "/dev/x"]:
+    try:
+        open(path, "w").write("x")
+        written.append(path)
+    except OSError:
+        pass
+print(json.dumps(written))
+"""
+    assert report(await run(sandbox, code)) == []
+
+
+async def test_cannot_modify_installed_packages(sandbox: LocalSandbox) -> None:
+    code = """
+import json, pandas, os
+try:
+    with open(pandas.__file__, "a") as handle:
+        handle.write("# pwned")
+    print(json.dumps("modified"))
+except OSError as exc:
+    print(json.dumps(exc.errno))
+"""
+    assert report(await run(sandbox, code)) != "modified"
+
+
+async def test_subprocess_allowed_but_contained(sandbox: LocalSandbox) -> None:
+    code = """
+import subprocess, os, json
+who = subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip()
+status = os.system("cat /etc/shadow > /dev/null 2>&1")
+listing = subprocess.run(["ls", "/"], capture_output=True, text=True).stdout.split()
+print(json.dumps([who, status, sorted(listing)]))
+"""
+    who, status, listing = report(await run(sandbox, code))
+    assert who != "0" and status != 0
+    assert set(listing) <= {"bin", "dev", "lib", "lib32", "lib64", "libx32", "opt", "proc",
+                            "root", "sbin", "tmp", "usr"}  # fmt: skip
+
+
+# --- resources --------------------------------------------------------------------------------
+
+
+async def test_fork_bomb_is_capped_and_cleaned_up(sandbox: LocalSandbox) -> None:
+    code = """
+import os
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass
+"""
+    result = await run(sandbox, code, timeout_s=3)
+    assert result.error is not None
+    assert result.error.code in (ErrorCode.RUNNER_TIMEOUT, ErrorCode.RUNNER_RESOURCE_EXCEEDED)
+
+
+async def test_fork_count_hits_the_process_cap(sandbox: LocalSandbox) -> None:
+    code = """
+import os, json, time
+children = 0
+try:
+    for _ in range(1000):
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        children += 1
+except OSError:
+    pass
+print(json.dumps(children))
+"""
+    children = report(await run(sandbox, code))
+    assert children < sandbox.limits.nproc
+
+
+async def test_memory_bomb(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "blob = bytearray(2 * 1024 ** 3)")
+    assert result.error is not None and result.error.code == ErrorCode.RUNNER_RESOURCE_EXCEEDED
+    assert "MemoryError" in result.stderr
+
+
+async def test_growing_memory(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "chunks = []\nwhile True:\n    chunks.append(bytearray(10**7))")
+    assert result.error is not None and result.error.code == ErrorCode.RUNNER_RESOURCE_EXCEEDED
+
+
+async def test_cpu_spin_times_out(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "while True:\n    pass", timeout_s=2)
+    assert result.error is not None and result.error.code == ErrorCode.RUNNER_TIMEOUT
+
+
+async def test_disk_fill_is_capped(sandbox: LocalSandbox) -> None:
+    code = """
+import json
+written = 0
+try:
+    for index in range(1000):
+        with open(f"/tmp/fill_{index}.bin", "wb") as handle:
+            for _ in range(100):
+                handle.write(b"x" * 1024 * 1024)
+                written += 1
+except OSError as exc:
+    print(json.dumps([written, exc.errno]))
+"""
+    written_mb, errno = report(await run(sandbox, code))
+    assert written_mb <= sandbox.limits.tmp_mb and errno in (27, 28)  # EFBIG, ENOSPC
+
+
+async def test_stdout_flood_is_truncated(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "for _ in range(200000):\n    print('x' * 100)")
+    assert result.ok
+    assert len(result.stdout) < sandbox.limits.output_max_bytes + 200
+    assert "output truncated" in result.stdout
+
+
+async def test_very_long_single_line(sandbox: LocalSandbox) -> None:
+    code = "import sys\nsys.stdout.write('y' * 20_000_000)\nsys.stderr.write('z' * 5_000_000)"
+    result = await run(sandbox, code)
+    assert len(result.stdout) < sandbox.limits.output_max_bytes + 200
+    assert len(result.stderr) < sandbox.limits.output_max_bytes + 200
+    assert "output truncated" in result.stdout and "output truncated" in result.stderr
+
+
+async def test_signals_to_parent_and_everyone(sandbox: LocalSandbox) -> None:
+    code = """
+import os, signal
+for target in (os.getppid(), 1, -1):
+    try:
+        os.kill(target, signal.SIGKILL)
+    except OSError:
+        pass
+print("still here")
+"""
+    result = await run(sandbox, code)
+    assert result.error is None or result.error.code != ErrorCode.RUNNER_INTERNAL_ERROR
+
+
+async def test_symlink_and_fifo_outputs_are_not_followed(sandbox: LocalSandbox) -> None:
+    code = """
+import os
+os.symlink("/proc/self/environ", "leak.png")
+os.symlink("/opt/dataagent/zygote.py", "source.txt")
+os.mkfifo("pipe.png")
+open("real.png", "wb").write(b"\\x89PNG")
+"""
+    result = await run(sandbox, code)
+    assert [item.filename for item in result.files] == ["real.png"]
+
+
+async def test_output_file_caps_and_names(sandbox: LocalSandbox) -> None:
+    code = """
+for index in range(30):
+    open(f"chart {index:02d};$(rm -rf).png", "wb").write(b"\\x89PNG")
+open("huge.csv", "wb").write(b"x" * 11_000_000)
+"""
+    result = await run(sandbox, code)
+    assert len(result.files) == sandbox.limits.files_max_count
+    assert all(
+        set(item.filename) <= set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        for item in result.files
+    )
+    assert "huge.csv" not in [item.filename for item in result.files]
+
+
+async def test_no_leftover_state_between_runs(sandbox: LocalSandbox) -> None:
+    first = """
+import os, subprocess
+open("/tmp/marker", "w").write("run 1")
+open("/dev/shm/marker", "w").write("run 1")
+os.environ["LEFTOVER"] = "1"
+subprocess.Popen(["sleep", "977"], start_new_session=True)
+"""
+    assert (await run(sandbox, first)).ok
+    second = """
+import os, json
+cmds = [open(f"/proc/{p}/cmdline", "rb").read() for p in os.listdir("/proc") if p.isdigit()]
+print(json.dumps([os.listdir("/tmp"), os.listdir("/dev/shm"), "LEFTOVER" in os.environ,
+                  any(b"977" in c for c in cmds)]))
+"""
+    assert report(await run(sandbox, second)) == [[], [], False, False]
+
+
+async def test_daemon_does_not_outlive_the_run(sandbox: LocalSandbox) -> None:
+    code = """
+import os, subprocess
+if os.fork() == 0:
+    os.setsid()
+    subprocess.Popen(["sleep", "983"])
+    os._exit(0)
+"""
+    assert (await run(sandbox, code)).ok
+    assert _host_processes_with(b"983") == []
+
+
+def _host_processes_with(marker: bytes) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if marker in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(pid)
+            except OSError:
+                pass
+    return found
+
+
+async def test_cannot_import_host_project(sandbox: LocalSandbox) -> None:
+    result = await run(sandbox, "import dataagent")
+    assert result.return_code == 1 and "ModuleNotFoundError" in result.stderr
