@@ -211,13 +211,19 @@ def _load_flat(
     if fmt is FileFormat.PARQUET:
         reader, args = "read_parquet(?)", [str(path)]
     else:
-        reader = "read_csv(?, delim = ?, header = true, strict_mode = true, encoding = ?)"
+        # every choice that DuckDB's sniffer could otherwise make silently is pinned: it may
+        # not skip leading rows, drop quoting, or type a column from a sample that misses a
+        # later value (which would turn that value into NULL)
+        reader = (
+            "read_csv(?, delim = ?, quote = '\"', escape = '\"', header = true, skip = 0, "
+            "strict_mode = true, sample_size = -1, encoding = ?)"
+        )
         args = [str(path), _delimiter(path, encoding), encoding]
     try:
         conn.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM {reader}", args)  # noqa: S608
     except duckdb.Error as exc:
         message = str(exc)
-        if fmt is FileFormat.CSV and "CSV Error on Line" not in message:
+        if fmt is FileFormat.CSV and "Expected Number of Columns" not in message:
             message = _ragged_line(path, encoding, args[1]) or message
         raise _invalid(_read_failure(filename, fmt, message, path)) from exc
     _normalise_columns(conn, table)
