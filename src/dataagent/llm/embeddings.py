@@ -237,14 +237,32 @@ def _shared_encoder(model_dir: Path) -> _MiniLMEncoder:
     return encoder
 
 
+def _limit_blas_threads(threads: int) -> None:
+    """Cap the process's BLAS thread pool (OpenBLAS has no per-call setting).
+
+    Searches run concurrently in worker threads; each also fanning out into BLAS threads
+    ran 3x slower per query, and up to 40x slower under concurrency, on a shared 2-core
+    machine than one BLAS thread per call (docs/retrieval.md).
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - installed with scikit-learn
+        return
+    threadpool_limits(limits=threads, user_api="blas")
+
+
 class LocalMiniLMProvider:
     """all-MiniLM-L6-v2 from the installed weights package; 384 dimensions, runs offline."""
 
     dimension = 384
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32) -> None:
+    def __init__(
+        self, model_dir: Path | None = None, batch_size: int = 32, blas_threads: int | None = 1
+    ) -> None:
         self._model_dir = model_dir
         self.batch_size = batch_size
+        self.blas_threads = blas_threads
+        self._threads_set = blas_threads is None
 
     @property
     def name(self) -> str:
@@ -257,7 +275,11 @@ class LocalMiniLMProvider:
         return self._encoder().max_tokens
 
     def _encoder(self) -> _MiniLMEncoder:
-        return _shared_encoder(self._model_dir or bundled_model_dir())
+        encoder = _shared_encoder(self._model_dir or bundled_model_dir())
+        if not self._threads_set and self.blas_threads is not None:
+            _limit_blas_threads(self.blas_threads)
+            self._threads_set = True
+        return encoder
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         """One normalised row per text, in order."""
@@ -318,8 +340,9 @@ class OpenAIEmbeddingProvider:
         assert self._dimension is not None
         return self._dimension
 
-    def _headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+    def _client_options(self) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        return {"base_url": self.base_url, "headers": headers, "timeout": self.timeout_s}
 
     def _payload(self, batch: Sequence[str]) -> dict[str, Any]:
         # OpenAI rejects empty strings; a space embeds as "nothing" on every server.
@@ -356,14 +379,10 @@ class OpenAIEmbeddingProvider:
         """One normalised row per text, in order (batched requests)."""
         rows: list[list[float]] = []
         try:
-            with httpx.Client(timeout=self.timeout_s, transport=self._transport) as client:
+            with httpx.Client(transport=self._transport, **self._client_options()) as client:
                 for batch in self._batches(texts):
-                    response = client.post(
-                        f"{self.base_url}/embeddings",
-                        json=self._payload(batch),
-                        headers=self._headers(),
-                    )
-                    rows.extend(self._rows(response, len(batch)))
+                    response = client.post("embeddings", json=self._payload(batch))
+                    rows += self._rows(response, len(batch))
         except httpx.HTTPError as exc:
             raise _transport_error(exc) from exc
         return self._finish(rows, len(texts))
@@ -375,17 +394,12 @@ class OpenAIEmbeddingProvider:
     async def aembed_documents(self, texts: Sequence[str]) -> Matrix:
         """`embed_documents` with an async HTTP client."""
         rows: list[list[float]] = []
+        options = self._client_options()
         try:
-            async with httpx.AsyncClient(
-                timeout=self.timeout_s, transport=self._async_transport
-            ) as client:
+            async with httpx.AsyncClient(transport=self._async_transport, **options) as client:
                 for batch in self._batches(texts):
-                    response = await client.post(
-                        f"{self.base_url}/embeddings",
-                        json=self._payload(batch),
-                        headers=self._headers(),
-                    )
-                    rows.extend(self._rows(response, len(batch)))
+                    response = await client.post("embeddings", json=self._payload(batch))
+                    rows += self._rows(response, len(batch))
         except httpx.HTTPError as exc:
             raise _transport_error(exc) from exc
         return self._finish(rows, len(texts))

@@ -343,3 +343,15 @@ class JoinGraph:
                     nxt.append(neighbour)
             frontier = nxt
         return edges
+
+
+def join_paths(
+    model: SemanticModel, names: Sequence[str], k: int = MAX_ALTERNATIVES
+) -> list[JoinPath]:
+    """What the join-paths endpoint answers: up to `k` alternative paths for two datasets,
+    one connecting tree for three or more (rooted at the first name)."""
+    graph = JoinGraph.from_model(model)
+    unique = list(dict.fromkeys(names))
+    if len(unique) == 2:
+        return graph.shortest_paths(unique[0], unique[1], k=k)
+    return [graph.connecting_tree(unique)]

@@ -207,6 +207,43 @@ def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n:,} rows"
 
 
+def _assign_names(
+    tables: list[TableInfo],
+) -> tuple[dict[int, str], dict[tuple[int, str], str]]:
+    """Unique dataset names (keyed by table identity) and field names per table."""
+    # the same table name in two schemas: both get qualified as schema_table
+    name_counts: dict[str, int] = defaultdict(int)
+    for t in tables:
+        name_counts[t.name.lower()] += 1
+    used: set[str] = set()
+    ds_names: dict[int, str] = {}
+    field_names: dict[tuple[int, str], str] = {}
+    for t in tables:
+        base = t.name if name_counts[t.name.lower()] == 1 else f"{t.schema_name}_{t.name}"
+        ds_names[id(t)] = _unique(to_identifier(base), used)
+        used_fields: set[str] = set()
+        for c in t.columns:
+            field_names[(id(t), c.name)] = _unique(to_identifier(c.name), used_fields)
+    return ds_names, field_names
+
+
+def _link_notes(
+    links: list[_Link], ds_names: dict[int, str], field_names: dict[tuple[int, str], str]
+) -> dict[tuple[int, str], str]:
+    """Field descriptions for the columns that join, keyed by (table identity, column)."""
+    notes: dict[tuple[int, str], str] = {}
+    for link in links:
+        target = ds_names[id(link.target)]
+        for col, ref in zip(link.columns, link.target_columns, strict=True):
+            ref_field = field_names[(id(link.target), ref)]
+            if link.source is RelationshipSource.FOREIGN_KEY:
+                note = f"References {target}.{ref_field}."
+            else:
+                note = f"Probably references {target}.{ref_field} (inferred from the name)."
+            notes.setdefault((id(link.table), col), note)
+    return notes
+
+
 def generate_semantic_model(
     snapshot: SchemaSnapshot,
     name: str,
@@ -222,39 +259,19 @@ def generate_semantic_model(
     declared = _declared_links(tables, catalog)
     inferred = _inferred_links(tables, catalog, declared)
 
-    # same table name in two schemas: both get qualified as schema_table
-    name_counts: dict[str, int] = defaultdict(int)
-    for t in tables:
-        name_counts[t.name.lower()] += 1
-    used: set[str] = set()
-    ds_names: dict[int, str] = {}
-    field_names: dict[tuple[int, str], str] = {}
-    for t in tables:
-        base = t.name if name_counts[t.name.lower()] == 1 else f"{t.schema_name}_{t.name}"
-        ds_names[id(t)] = _unique(to_identifier(base), used)
-        used_fields: set[str] = set()
-        for c in t.columns:
-            field_names[(id(t), c.name)] = _unique(to_identifier(c.name), used_fields)
-
-    notes: dict[tuple[int, str], str] = {}
-    for link in declared + inferred:
-        target = ds_names[id(link.target)]
-        for col, ref in zip(link.columns, link.target_columns, strict=True):
-            ref_field = field_names[(id(link.target), ref)]
-            if link.source is RelationshipSource.FOREIGN_KEY:
-                notes.setdefault((id(link.table), col), f"References {target}.{ref_field}.")
-            else:
-                notes.setdefault(
-                    (id(link.table), col),
-                    f"Probably references {target}.{ref_field} (inferred from the name).",
-                )
-
+    ds_names, field_names = _assign_names(tables)
+    notes = _link_notes(declared + inferred, ds_names, field_names)
     datasets = [_dataset(t, ds_names[id(t)], field_names, notes, dialect) for t in tables]
     relationships: list[Relationship] = []
     rel_names: set[str] = set()
     for link in sorted(
         declared + inferred,
-        key=lambda lk: (ds_names[id(lk.table)], lk.columns, ds_names[id(lk.target)]),
+        key=lambda lk: (
+            ds_names[id(lk.table)],
+            lk.columns,
+            ds_names[id(lk.target)],
+            lk.target_columns,
+        ),
     ):
         from_ds, to_ds = ds_names[id(link.table)], ds_names[id(link.target)]
         from_cols = [field_names[(id(link.table), c)] for c in link.columns]

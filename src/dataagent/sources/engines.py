@@ -29,6 +29,7 @@ FILE_DIALECTS: frozenset[str] = frozenset({"sqlite", "duckdb"})
 DEFAULT_PORTS: dict[str, int] = {"postgresql": 5432, "mysql": 3306}
 # libpq parameters a URL may not set: the executor owns the session options.
 _PG_RESERVED_PARAMS = frozenset({"options", "application_name", "connect_timeout"})
+_CONNECT_ERRORS: tuple[type[BaseException], ...] = (*DRIVER_ERRORS, OSError)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def _connect(spec: ConnectionSpec, timeout_s: float, catalog_access: bool) -> Re
         return DuckDBSession(ep.database or "", timeout_s, secrets)
     except DataAgentError:
         raise
-    except (*DRIVER_ERRORS, OSError) as exc:
+    except _CONNECT_ERRORS as exc:
         raise connection_error(exc, secrets) from None
 
 

@@ -67,7 +67,11 @@ def execute_query(
             columns, rows = session.fetch(record["executed_sql"], max_rows=row_cap + 1)
             record["execution_ms"] = _ms_since(ran)
         return build_result(
-            columns, rows, max_rows=row_cap, max_bytes=max_bytes, max_cell_chars=max_cell_chars,
+            columns,
+            rows,
+            max_rows=row_cap,
+            max_bytes=max_bytes,
+            max_cell_chars=max_cell_chars,
             **record,
         )
     except DataAgentError as error:

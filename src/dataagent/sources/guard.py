@@ -7,6 +7,7 @@ so what reaches the database is exactly what was checked.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -32,7 +33,7 @@ MAX_SQL_CHARS = 100_000
 WRAP_ALIAS = "_da_q"
 
 # Statements (and clauses) that may appear nowhere in a query, with the word a reason uses.
-_FORBIDDEN_NODES: dict[type[exp.Expression], str] = {
+_FORBIDDEN_NODES: dict[type[exp.Expr], str] = {
     exp.Insert: "INSERT",
     exp.Update: "UPDATE",
     exp.Delete: "DELETE",
@@ -89,7 +90,7 @@ class GuardResult:
     """An approved statement: its syntax tree, the tables it reads and the functions it calls."""
 
     dialect: Dialect
-    expression: exp.Expression
+    expression: exp.Expr
     tables: tuple[TableRef, ...] = ()
     functions: tuple[str, ...] = field(default=())
 
@@ -107,9 +108,7 @@ def violation(reason: str) -> DataAgentError:
     return DataAgentError(ErrorCode.SQL_POLICY_VIOLATION, f"SQL policy violation: {reason}")
 
 
-def check_sql(
-    sql: str, dialect: str, allowed_tables: Collection[str] | None = None
-) -> GuardResult:
+def check_sql(sql: str, dialect: str, allowed_tables: Collection[str] | None = None) -> GuardResult:
     """Approve one read-only query or raise SQL_POLICY_VIOLATION with the reason."""
     try:
         product_dialect = normalize_dialect(dialect)
@@ -129,7 +128,7 @@ def check_sql(
     return result
 
 
-def limit_statement(expression: exp.Expression, max_rows: int) -> exp.Expression:
+def limit_statement(expression: exp.Expr, max_rows: int) -> exp.Expr:
     """A copy of a query whose outermost LIMIT is at most `max_rows` (wrapping when needed)."""
     root = expression
     while isinstance(root, exp.Subquery) and not root.alias:
@@ -141,7 +140,9 @@ def limit_statement(expression: exp.Expression, max_rows: int) -> exp.Expression
         count = current.expression if isinstance(current, exp.Limit) else None
         if isinstance(count, exp.Literal) and not count.is_string and count.this.isdigit():
             capped = root.copy()
-            capped.args["limit"].set("expression", exp.Literal.number(min(int(count.this), max_rows)))
+            capped.args["limit"].set(
+                "expression", exp.Literal.number(min(int(count.this), max_rows))
+            )
             return capped
     if isinstance(root, exp.Query):
         return exp.select("*").from_(root.subquery(WRAP_ALIAS, copy=True)).limit(max_rows)
@@ -166,7 +167,7 @@ def _check_tokens(tokens: list[Token], dialect: Dialect) -> None:
                 if comment.lstrip().startswith(("!", "M!")):
                     raise violation("MySQL executable comments (/*! ... */) are not allowed.")
     # A second look at function calls, independent of how the parser maps their names.
-    for token, following in zip(tokens, tokens[1:], strict=False):
+    for token, following in itertools.pairwise(tokens):
         if "STRING" in token.token_type.name or following.token_type.name != "L_PAREN":
             continue
         reason = denied_function_reason(token.text, dialect)
@@ -174,7 +175,7 @@ def _check_tokens(tokens: list[Token], dialect: Dialect) -> None:
             raise violation(f"function {token.text.lower()}() is not allowed: it {reason}.")
 
 
-def _parse_one(sql: str, read: str) -> exp.Expression:
+def _parse_one(sql: str, read: str) -> exp.Expr:
     try:
         statements = [s for s in sqlglot.parse(sql, read=read, error_level=ErrorLevel.RAISE) if s]
     except ParseError as exc:
@@ -192,7 +193,7 @@ def _parse_one(sql: str, read: str) -> exp.Expression:
     return statements[0]
 
 
-def _check_root(statement: exp.Expression) -> None:
+def _check_root(statement: exp.Expr) -> None:
     root = statement
     while isinstance(root, exp.Subquery):
         root = root.this
@@ -203,13 +204,15 @@ def _check_root(statement: exp.Expression) -> None:
         )
 
 
-def _check_nodes(statement: exp.Expression, dialect: Dialect) -> tuple[str, ...]:
+def _check_nodes(statement: exp.Expr, dialect: Dialect) -> tuple[str, ...]:
     called: list[str] = []
     for node in statement.walk():
         word = _forbidden_word(node)
         if word is not None:
             where = " (inside a CTE)" if node.find_ancestor(exp.CTE) else ""
             raise violation(f"{word} is not allowed anywhere in a query{where}.")
+        if isinstance(node, exp.Select) and not node.expressions:
+            raise violation("a SELECT needs at least one column or expression.")
         if isinstance(node, exp.Into):
             raise violation("SELECT ... INTO is not allowed: it writes a table or a file.")
         if isinstance(node, exp.Lock):
@@ -228,7 +231,7 @@ def _check_nodes(statement: exp.Expression, dialect: Dialect) -> tuple[str, ...]
 
 
 def _check_tables(
-    statement: exp.Expression, dialect: Dialect, allowed_tables: Collection[str] | None
+    statement: exp.Expr, dialect: Dialect, allowed_tables: Collection[str] | None
 ) -> tuple[TableRef, ...]:
     allowed = None if allowed_tables is None else [_parse_entry(t, dialect) for t in allowed_tables]
     refs: list[TableRef] = []
@@ -260,7 +263,7 @@ def _check_tables(
 # --- helpers ----------------------------------------------------------------------------
 
 
-def _forbidden_word(node: exp.Expression) -> str | None:
+def _forbidden_word(node: exp.Expr) -> str | None:
     for kind, word in _FORBIDDEN_NODES.items():
         if isinstance(node, kind):
             if isinstance(node, exp.Command):
@@ -269,7 +272,7 @@ def _forbidden_word(node: exp.Expression) -> str | None:
     return None
 
 
-def _describe(statement: exp.Expression) -> str:
+def _describe(statement: exp.Expr) -> str:
     word = _forbidden_word(statement)
     if word is not None:
         return word
@@ -282,7 +285,7 @@ def _function_names(node: exp.Func) -> list[str]:
     return [name.lower() for name in node.sql_names()]
 
 
-def _check_table_function(node: exp.Expression, dialect: Dialect) -> None:
+def _check_table_function(node: exp.Expr, dialect: Dialect) -> None:
     names = _function_names(node) if isinstance(node, exp.Func) else [node.sql()]
     for name in names:
         reason = denied_function_reason(name, dialect)
@@ -307,7 +310,7 @@ def _is_cte_reference(table: exp.Table) -> bool:
     if table.args.get("db") or table.args.get("catalog"):
         return False
     name = table.name.lower()
-    child: exp.Expression = table
+    child: exp.Expr = table
     parent = table.parent
     cte_index: int | None = None
     while parent is not None:
@@ -345,7 +348,7 @@ def _matches(ref: TableRef, entry: TableRef, dialect: Dialect) -> bool:
     return not ref.catalog or ref.catalog == entry.catalog
 
 
-def _generate(expression: exp.Expression, dialect: Dialect) -> str:
+def _generate(expression: exp.Expr, dialect: Dialect) -> str:
     try:
         return expression.sql(
             dialect=SQLGLOT_DIALECT[dialect],
@@ -362,4 +365,3 @@ def _generate(expression: exp.Expression, dialect: Dialect) -> str:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return (text[0] if text else type(exc).__name__)[:200]
-

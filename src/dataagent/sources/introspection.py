@@ -185,8 +185,11 @@ def introspect(
     """Read the schema of a database (opened read-only) into a snapshot."""
     options = options or IntrospectionOptions()
     if dialect == "duckdb":
-        path = url_or_parts if isinstance(url_or_parts, str) else url_or_parts.get("database", "")
-        path = re.sub(r"^duckdb:/{2,3}", "", str(path))
+        path = str(
+            url_or_parts if isinstance(url_or_parts, str) else url_or_parts.get("database", "")
+        )
+        if path.startswith("duckdb:"):  # SQLAlchemy-style: duckdb:///relative, duckdb:////abs
+            path = sa.make_url(path).database or ""
         if not Path(path).is_file():
             raise DataAgentError(ErrorCode.CONNECTION_FAILED, "The DuckDB file does not exist.")
         try:
@@ -296,11 +299,50 @@ def introspect_connection(conn: sa.Connection, options: IntrospectionOptions) ->
                     ],
                 )
             )
+    if dialect == "postgresql":
+        tables = _postgres_fixups(conn, tables)
     _apply_estimates(tables, _catalog_estimates(conn, dialect, tables))
     runner = _sqlalchemy_runner(conn)
     _fill_counts_and_samples(tables, dialect, runner, options, skip_counts=False)
     database = None if dialect == "sqlite" else conn.exec_driver_sql(_CURRENT_DB[dialect]).scalar()
     return SchemaSnapshot(dialect=dialect, database=database, tables=tables)
+
+
+def _postgres_fixups(conn: sa.Connection, tables: list[TableInfo]) -> list[TableInfo]:
+    """Drop partitions (their parent is the dataset); name types SQLAlchemy does not know."""
+    schemas = sorted({t.schema_name for t in tables})
+    if not schemas:
+        return tables
+    partitions = {
+        (schema, name)
+        for schema, name in conn.execute(
+            sa.text(
+                "SELECT n.nspname, c.relname FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.relispartition AND n.nspname IN :schemas"
+            ).bindparams(sa.bindparam("schemas", expanding=True)),
+            {"schemas": schemas},
+        )
+    }
+    tables = [t for t in tables if (t.schema_name, t.name) not in partitions]
+    if any(c.native_type == "" for t in tables for c in t.columns):
+        names = {
+            (schema, table, column): type_name
+            for schema, table, column, type_name in conn.execute(
+                sa.text(
+                    "SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod) "
+                    "FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE a.attnum > 0 AND NOT a.attisdropped AND n.nspname IN :schemas"
+                ).bindparams(sa.bindparam("schemas", expanding=True)),
+                {"schemas": schemas},
+            )
+        }
+        for t in tables:
+            for c in t.columns:
+                if c.native_type == "":
+                    c.native_type = names.get((t.schema_name, t.name, c.name), "")
+    return tables
 
 
 _CURRENT_DB = {"postgresql": "SELECT current_database()", "mysql": "SELECT DATABASE()"}

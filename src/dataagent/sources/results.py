@@ -142,12 +142,12 @@ def _convert(value: Any) -> Any:
 def _decimal(value: Decimal) -> Any:
     if not value.is_finite():
         return "NaN" if value.is_nan() else ("Infinity" if value > 0 else "-Infinity")
+    if abs(value) >= _EXACT_FLOAT_LIMIT:
+        return str(value)  # a float would change the digits that matter
     exponent = value.as_tuple().exponent
-    if isinstance(exponent, int) and exponent >= 0 and abs(value) < _EXACT_FLOAT_LIMIT:
+    if isinstance(exponent, int) and exponent >= 0:
         return int(value)  # a whole number without a scale (e.g. PostgreSQL's SUM of bigint)
-    as_float = float(value)
-    # Keep the exact text when a float would change the number.
-    return as_float if Decimal(repr(as_float)) == value else str(value)
+    return float(value)
 
 
 def to_markdown(result: QueryResult) -> str:

@@ -69,7 +69,10 @@ class Watchdog:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self._timer.cancel()
         self._timer.join()
@@ -153,7 +156,9 @@ class PostgresSession(ReadOnlySession):
                 ("idle_in_transaction_session_timeout", ms + 10_000),
             ):
                 cur.execute(
-                    pgsql.SQL("SET LOCAL {} = {}").format(pgsql.Identifier(name), pgsql.Literal(value))
+                    pgsql.SQL("SET LOCAL {} = {}").format(
+                        pgsql.Identifier(name), pgsql.Literal(value)
+                    )
                 )
             cur.execute("SET LOCAL standard_conforming_strings = on")
             # Also takes the transaction's snapshot, after which it can no longer be made

@@ -139,7 +139,9 @@ def _postgres_reader(url: str) -> Iterator[str]:
 
 def _postgres_snapshot(url: str) -> Any:
     with psycopg.connect(url) as conn:
-        tables = {t: conn.execute(f"SELECT * FROM {t} ORDER BY id").fetchall() for t in shop.ALL_TABLES}
+        tables = {
+            t: conn.execute(f"SELECT * FROM {t} ORDER BY id").fetchall() for t in shop.ALL_TABLES
+        }
         state = [
             conn.execute(
                 "SELECT n.nspname, c.relname, c.relkind, c.relacl::text FROM pg_class c"
@@ -296,9 +298,9 @@ def database_problem(entry: dict[str, Any], dialect: str, outcome: Outcome) -> s
             return f"expected the time limit to stop it; got {describe(outcome)}"
         if outcome.elapsed_s >= SLEEP_ASKED_S / 2:
             return f"it ran {outcome.elapsed_s:.1f}s, far past the {ATTACK_TIMEOUT_S}s limit"
-    if expected == "null" and outcome.result is not None:
-        if any(v is not None for row in outcome.result.rows for v in row):
-            return f"expected nothing but NULLs; got {outcome.result.rows}"
+    rows = outcome.result.rows if outcome.result is not None else []
+    if expected == "null" and any(v is not None for row in rows for v in row):
+        return f"expected nothing but NULLs; got {rows}"
     if expected == "null" and outcome.error is not None and outcome.code not in REFUSED:
         return f"expected NULLs or a refusal; got {describe(outcome)}"
     if expected == "harmless" and outcome.code is ErrorCode.QUERY_TIMEOUT:
@@ -355,7 +357,8 @@ def test_read_only_transaction_blocks_writes_even_for_admin_accounts(
     entries = [
         e
         for e in for_dialect(HARMFUL, dialect)
-        if e["class"] in TRANSACTION_BLOCKED_CLASSES and database_expectation(e, dialect) == "refused"
+        if e["class"] in TRANSACTION_BLOCKED_CLASSES
+        and database_expectation(e, dialect) == "refused"
     ]
     assert len(entries) >= 15
     problems = []
@@ -404,7 +407,11 @@ def test_legitimate_statements_run_and_agree(target: Target, tmp_path: Path) -> 
         if entry["dialects"] == "all" and entry.get("portable", True):
             other = run(reference.spec, entry["sql"], timeout_s=20)
             if other.result is None or normalized(other.result) != normalized(result):
-                problems.append(f"{entry['id']}: differs from {reference_dialect}")
+                theirs = describe(other) if other.result is None else normalized(other.result)
+                problems.append(
+                    f"{entry['id']}: {normalized(result)} differs from {reference_dialect}'s "
+                    f"{theirs}"
+                )
     assert problems == []
     assert ran == len(for_dialect(LEGITIMATE, target.dialect))
     assert_unchanged(target, before)
@@ -423,7 +430,12 @@ def test_fixture_counts_meet_the_bar() -> None:
     # Every write and file/program class is stopped by the database layer, never "harmless".
     for entry in HARMFUL:
         if entry["class"] in TRANSACTION_BLOCKED_CLASSES | {
-            "file-write", "program", "attach", "extension", "large-object", "dblink"
+            "file-write",
+            "program",
+            "attach",
+            "extension",
+            "large-object",
+            "dblink",
         }:
             for dialect in DIALECTS:
                 if entry["dialects"] == "all" or dialect in entry["dialects"]:

@@ -258,3 +258,16 @@ def test_registry_from_settings(tmp_path: Path) -> None:
     assert registry.root == tmp_path / "datasets"
     assert registry.max_upload_bytes == 2048
     assert registry.datasets() == []
+
+
+def test_a_late_odd_value_keeps_its_column_as_text(registry: DatasetRegistry) -> None:
+    """Types come from the whole file: a value after DuckDB's usual sample is not lost."""
+    rows = b"id,score\n" + b"".join(b"%d,%d\n" % (i, i) for i in range(30_000)) + b"30000,N/A\n"
+    registry.max_upload_bytes = 1_000_000
+    entry = registry.create("Scores", [Upload("scores.csv", rows)])
+    (table,) = registry.schema(entry.id).tables
+    assert [(c.name, c.data_type.value) for c in table.columns] == [
+        ("id", "integer"),
+        ("score", "varchar"),
+    ]
+    assert table.row_count == 30_001

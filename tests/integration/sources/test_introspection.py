@@ -179,6 +179,8 @@ def test_duckdb(tmp_path: Path) -> None:
     with duckdb.connect(str(path)) as conn:
         run_statements(conn.execute, shop_ddl() + shop_rows())
     check_shop(introspect("duckdb", str(path)), "duckdb", "main")
+    assert len(introspect("duckdb", f"duckdb:///{path}").tables) == 10  # an absolute path
+    assert len(introspect("duckdb", {"database": str(path)}).tables) == 10
 
 
 @pytest.mark.postgres
@@ -196,6 +198,12 @@ def test_postgresql(postgres_db: str) -> None:
                 "INSERT INTO sales.orders VALUES (1, 'gold', '2024-01-01'), (2, 'silver', NULL)",
                 "COMMENT ON TABLE sales.orders IS 'Orders of the sales team.'",
                 'CREATE TABLE public."MixedCase" (id integer PRIMARY KEY, "Value" text)',
+                # partitions are not datasets of their own; a type SQLAlchemy does not know
+                "CREATE TABLE sales.events (id integer, at date, spot point) "
+                "PARTITION BY RANGE (at)",
+                "CREATE TABLE sales.events_2024 PARTITION OF sales.events "
+                "FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')",
+                "INSERT INTO sales.events VALUES (1, '2024-05-01', '(1,2)')",
             ],
         )
     snapshot = introspect("postgresql", postgres_db)
@@ -209,6 +217,10 @@ def test_postgresql(postgres_db: str) -> None:
     assert tier.sample_values == ["gold", "silver"] and tier.data_type is DataType.VARCHAR
     assert sales.field("Order_Date").expression == '"Order Date"'  # type: ignore[union-attr]
     assert model.dataset("public_orders") is not None
+    events = model.dataset("events")
+    assert events is not None and events.row_count == 1
+    assert events.field("spot").native_type == "point"  # type: ignore[union-attr]
+    assert model.dataset("events_2024") is None
     mixed = model.dataset("MixedCase")
     assert mixed is not None and mixed.field("Value").expression == '"Value"'  # type: ignore[union-attr]
 

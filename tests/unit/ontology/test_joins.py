@@ -6,7 +6,7 @@ import pytest
 from tests.fixtures.compiler.compiler_golden import retail_model
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.ontology.joins import JoinGraph, JoinPath, make_path
+from dataagent.ontology.joins import JoinGraph, JoinPath, join_paths, make_path
 from dataagent.semantic.model import Cardinality, SemanticModel
 
 
@@ -243,3 +243,14 @@ def test_paths_serialise_with_their_flags(graph: JoinGraph) -> None:
 
 def test_make_path_with_no_edges() -> None:
     assert make_path("x", []) == JoinPath(root="x")
+
+
+def test_join_paths_answers_pairs_with_alternatives_and_groups_with_a_tree() -> None:
+    model = retail_model()
+    pair = join_paths(model, ["customers", "stores"])
+    assert pair[0].datasets == ("customers", "orders", "stores")
+    [tree] = join_paths(model, ["categories", "customers", "stores"])
+    assert tree.root == "categories" and set(tree.datasets) >= {"customers", "stores"}
+    assert join_paths(model, ["orders"])[0].hops == 0
+    with pytest.raises(DataAgentError):
+        join_paths(model, ["orders", "nope"])
