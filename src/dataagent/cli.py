@@ -18,6 +18,7 @@ from rich.console import Console
 from dataagent import __version__
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError
+from dataagent.sandbox.cli import app as sandbox_app
 
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -28,6 +29,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
 ontology_app = typer.Typer(no_args_is_help=True, help="Ontologies.")
 app.add_typer(ontology_app, name="ontology")
+app.add_typer(sandbox_app, name="sandbox", help="The Python sandbox.")
 
 console = Console()
 err_console = Console(stderr=True)
@@ -235,17 +237,6 @@ async def _backfill(settings: Settings, force: bool) -> int:
         return len(ids)
     finally:
         await database.dispose()
-
-
-def _mount_optional_apps() -> None:
-    try:
-        from dataagent.sandbox.cli import app as sandbox_app
-    except ImportError:
-        return
-    app.add_typer(sandbox_app, name="sandbox", help="The Python sandbox.")
-
-
-_mount_optional_apps()
 
 
 def main() -> None:

@@ -123,6 +123,8 @@ def check_sql(sql: str, dialect: str, allowed_tables: Collection[str] | None = N
     _check_root(statement)
     functions = _check_nodes(statement, product_dialect)
     tables = _check_tables(statement, product_dialect, allowed_tables)
+    if product_dialect == "mysql":
+        _drop_dual(statement)
     result = GuardResult(product_dialect, statement, tables, functions)
     result.sql()  # fail closed now if the tree cannot be written back out
     return result
@@ -246,6 +248,8 @@ def _check_tables(
             schema=table.db.lower() or None,
             catalog=table.catalog.lower() or None,
         )
+        if dialect == "mysql" and ref.qualified == "dual":
+            continue  # MySQL's dummy one-row table, not a user table
         _check_system_table(ref)
         if allowed is not None and not any(_matches(ref, e, dialect) for e in allowed):
             listed = ", ".join(sorted(allowed_tables or ())) or "none"
@@ -346,6 +350,20 @@ def _matches(ref: TableRef, entry: TableRef, dialect: Dialect) -> bool:
     if ref.schema and not entry.schema and ref.schema not in DEFAULT_SCHEMAS[dialect]:
         return False
     return not ref.catalog or ref.catalog == entry.catalog
+
+
+def _drop_dual(statement: exp.Expr) -> None:
+    """Remove `FROM DUAL` (sqlglot would write it back quoted, which MySQL reads as a table)."""
+    for select in list(statement.find_all(exp.Select)):
+        source = select.args.get("from_")
+        table = source.this if isinstance(source, exp.From) else None
+        if (
+            isinstance(table, exp.Table)
+            and table.name.lower() == "dual"
+            and not table.db
+            and not select.args.get("joins")
+        ):
+            select.set("from_", None)
 
 
 def _generate(expression: exp.Expr, dialect: Dialect) -> str:

@@ -183,6 +183,7 @@ class FileDataset(Base):
     connection_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("connections.id", ondelete="CASCADE")
     )
+    registry_id: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(255))
     description: Mapped[str | None] = mapped_column(Text)
     version_hash: Mapped[str] = mapped_column(String(64))
@@ -227,6 +228,8 @@ class OntologyDataset(Base):
     description: Mapped[str | None] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(512))
     yaml: Mapped[str] = mapped_column(Text)
+    # The text that was embedded (and that keyword scores read), so search needs no YAML.
+    search_text: Mapped[str] = mapped_column(Text, default="")
     field_count: Mapped[int] = mapped_column(Integer, default=0)
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
     embedding_key: Mapped[str | None] = mapped_column(String(128))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
-from dataclasses import replace
-from typing import Any
+from collections import OrderedDict
+from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +16,7 @@ from sqlalchemy.orm import selectinload
 from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.llm.embeddings import EmbeddingProvider
 from dataagent.ontology.retrieval import (
+    DatasetDoc,
     DatasetIndex,
     ScoredDataset,
     dataset_docs,
@@ -141,7 +143,7 @@ async def build_ontology(
 
 
 async def _replace_graph(
-    session: AsyncSession, ontology: Ontology, model: SemanticModel, docs: list[Any]
+    session: AsyncSession, ontology: Ontology, model: SemanticModel, docs: list[DatasetDoc]
 ) -> None:
     await session.execute(delete(OntologyDataset).where(OntologyDataset.ontology_id == ontology.id))
     await session.execute(
@@ -158,6 +160,7 @@ async def _replace_graph(
                 description=dataset.description,
                 source=dataset.source,
                 yaml=dump_dataset_yaml(dataset, related),
+                search_text=doc.text,
                 field_count=len(dataset.fields),
                 embedding=vector_to_bytes(doc.vector) if doc.vector is not None else None,
                 embedding_key=doc.vector_key,
@@ -202,7 +205,13 @@ def ready_model(ontology: Ontology) -> SemanticModel:
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
         )
-    return load_yaml(ontology.model_yaml)
+    return _parse_model(ontology.model_yaml)
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_model(text: str) -> SemanticModel:
+    # Parsing a 1,000-table model takes about a second; every request of a chat reuses it.
+    return load_yaml(text)
 
 
 async def datasets_of(session: AsyncSession, ontology_id: uuid.UUID) -> list[OntologyDataset]:
@@ -236,28 +245,64 @@ async def search(
     k: int = 10,
 ) -> list[ScoredDataset]:
     """The datasets of this ontology (and no other) most relevant to the question."""
-    model = ready_model(ontology)
-    stored = {d.name: d for d in await datasets_of(session, ontology.id)}
-    docs = [
-        replace(
-            doc,
-            vector=vector_from_bytes(row.embedding) if row.embedding else None,
-            vector_key=row.embedding_key,
+    if ontology.status != "ready":
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
         )
-        for doc in dataset_docs(model)
-        if (row := stored.get(doc.name)) is not None
-    ]
-    if not docs:
-        return []
-    if any(d.vector is None for d in docs) or ontology.embedding_provider != provider.name:
+    if ontology.embedding_provider != provider.name:
         raise DataAgentError(
             ErrorCode.CONFLICT,
-            "The ontology's embeddings are missing or from another provider: rebuild it "
+            "The ontology was embedded with another provider: rebuild it "
+            "(or run `dataagent ontology backfill`).",
+        )
+    index = await _index(session, ontology)
+    if not len(index):
+        return []
+    query = await asyncio.to_thread(provider.embed_query, question)
+    return index.search(question, query, k)
+
+
+# Search indexes of recently searched ontologies, keyed by id and last build: a rebuild
+# changes `updated_at`, so a stale index is never used.
+_INDEXES: OrderedDict[tuple[uuid.UUID, datetime], DatasetIndex] = OrderedDict()
+_INDEX_CACHE_SIZE = 16
+
+
+async def _index(session: AsyncSession, ontology: Ontology) -> DatasetIndex:
+    key = (ontology.id, ontology.updated_at)
+    if key in _INDEXES:
+        _INDEXES.move_to_end(key)
+        return _INDEXES[key]
+    rows = await session.execute(
+        select(
+            OntologyDataset.name,
+            OntologyDataset.search_text,
+            OntologyDataset.embedding,
+            OntologyDataset.embedding_key,
+        )
+        .where(OntologyDataset.ontology_id == ontology.id)
+        .order_by(OntologyDataset.name)
+    )
+    docs = [
+        DatasetDoc(
+            name=name,
+            text=text,
+            vector=vector_from_bytes(vector) if vector else None,
+            vector_key=key_,
+        )
+        for name, text, vector, key_ in rows.all()
+    ]
+    if any(d.vector is None for d in docs):
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            "Some datasets have no embedding: rebuild the ontology "
             "(or run `dataagent ontology backfill`).",
         )
     index = DatasetIndex(docs)
-    query = await asyncio.to_thread(provider.embed_query, question)
-    return index.search(question, query, k)
+    _INDEXES[key] = index
+    while len(_INDEXES) > _INDEX_CACHE_SIZE:
+        _INDEXES.popitem(last=False)
+    return index
 
 
 async def stale_ontology_ids(

@@ -215,3 +215,56 @@ async def test_semantic_model_yaml_errors_point_at_line(world: World, tmp_path: 
     assert any(d.get("line") == line for d in error["details"]), error
     listed = await client.get("/api/semantic-models")
     assert [m["name"] for m in listed.json()["data"]] == ["tiny"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_file_datasets(world: World) -> None:
+    client = world.contributor.client
+    csv = b"city,revenue,opened\nHouston,10.5,2020-01-02\nDallas,20.25,2021-03-04\n"
+    uploaded = await client.post(
+        "/api/datasets",
+        data={"name": "Store revenue", "description": "by city"},
+        files={"files": ("stores.csv", csv, "text/csv")},
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    dataset = uploaded.json()["data"]
+    assert dataset["versionHash"]
+    assert dataset["prompts"]
+
+    listed = (await client.get("/api/datasets")).json()["data"]
+    assert [d["id"] for d in listed] == [dataset["id"]]
+    assert (await world.other.client.get("/api/datasets")).json()["data"] == []
+
+    schema = await client.get(f"/api/datasets/{dataset['id']}/schema", params={"sampleRows": 5})
+    assert schema.status_code == 200, schema.text
+    table = schema.json()["data"]["tables"][0]
+    assert [c["name"] for c in table["columns"]] == ["city", "revenue", "opened"]
+    assert len(table["sample_rows"]) == 2
+
+    query = await client.post(
+        "/api/query",
+        json={
+            "connectionId": dataset["connectionId"],
+            "sql": f"SELECT SUM(revenue) AS total FROM {table['name']}",
+        },
+    )
+    assert query.status_code == 200, query.text
+    assert query.json()["data"]["rows"] == [[30.75]]
+
+    bad = await client.post(
+        "/api/datasets",
+        data={"name": "broken"},
+        files={"files": ("data.parquet", b"this is not parquet", "application/octet-stream")},
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert len((await client.get("/api/datasets")).json()["data"]) == 1
+
+    foreign = await world.other.client.get(f"/api/datasets/{dataset['id']}/schema")
+    assert foreign.status_code == 404
+    assert (await client.delete(f"/api/datasets/{dataset['id']}")).status_code == 204
+    assert (await client.get("/api/datasets")).json()["data"] == []
+    gone = await client.post(
+        "/api/query", json={"connectionId": dataset["connectionId"], "sql": "SELECT 1"}
+    )
+    assert gone.status_code == 404

@@ -167,6 +167,12 @@ def test_no_allow_list_allows_any_user_table_but_not_catalogs() -> None:
     assert "system catalog" in refusal("SELECT * FROM pg_class", "postgresql", None)
 
 
+def test_mysql_dual_is_not_a_table() -> None:
+    result = check_sql("SELECT 1 AS one FROM DUAL", "mysql", ALLOWED)
+    assert result.tables == ()
+    assert result.sql() == "SELECT 1 AS one"
+
+
 def test_table_functions_outside_the_safe_list_are_refused() -> None:
     check_sql("SELECT * FROM generate_series(1, 3) AS g(n)", "postgresql", ALLOWED)
     check_sql("SELECT * FROM range(3)", "duckdb", ALLOWED)

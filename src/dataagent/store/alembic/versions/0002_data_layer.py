@@ -50,6 +50,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Uuid(), nullable=False),
         sa.Column("owner_id", sa.Uuid(), nullable=False),
         sa.Column("connection_id", sa.Uuid(), nullable=False),
+        sa.Column("registry_id", sa.String(length=64), nullable=False),
         sa.Column("name", sa.String(length=255), nullable=False),
         sa.Column("description", sa.Text(), nullable=True),
         sa.Column("version_hash", sa.String(length=64), nullable=False),
@@ -72,6 +73,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_file_datasets")),
+        sa.UniqueConstraint("registry_id", name=op.f("uq_file_datasets_registry_id")),
     )
     with op.batch_alter_table("file_datasets", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_file_datasets_owner_id"), ["owner_id"], unique=False)
@@ -117,6 +119,7 @@ def upgrade() -> None:
         sa.Column("description", sa.Text(), nullable=True),
         sa.Column("source", sa.String(length=512), nullable=False),
         sa.Column("yaml", sa.Text(), nullable=False),
+        sa.Column("search_text", sa.Text(), nullable=False),
         sa.Column("field_count", sa.Integer(), nullable=False),
         sa.Column("embedding", sa.LargeBinary(), nullable=True),
         sa.Column("embedding_key", sa.String(length=128), nullable=True),
