@@ -28,7 +28,7 @@ import re
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,8 @@ from dataagent.ontology.retrieval import (
     embed_datasets,
 )
 from dataagent.semantic.generation import generate_semantic_model
-from dataagent.semantic.model import Dataset, DataType, Field_
+from dataagent.semantic.model import Dataset, DataType, Field_, Relationship
+from dataagent.semantic.yaml_io import dump_dataset_yaml
 from dataagent.sources.introspection import introspect
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,6 +74,7 @@ class Table:
     key: str
     dataset: Dataset
     neighbours: frozenset[str]
+    relationships: tuple[Relationship, ...] = ()  # the semantic model's, touching this table
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ def _undirected(tables: list[Table]) -> list[Table]:
         for n in t.neighbours & links.keys():
             links[t.key].add(n)
             links[n].add(t.key)
-    return [Table(t.key, t.dataset, frozenset(links[t.key] - {t.key})) for t in tables]
+    return [replace(t, neighbours=frozenset(links[t.key] - {t.key})) for t in tables]
 
 
 def spider_tables(sqlite_dir: Path, dev_only: bool) -> list[Table]:
@@ -135,7 +137,10 @@ def spider_tables(sqlite_dir: Path, dev_only: bool) -> list[Table]:
         keys = {d.name: f"{db}.{d.source.split('.', 1)[1]}" for d in model.datasets}
         for d in model.datasets:
             links = {keys[r.to_dataset] for r in model.relationships if r.from_dataset == d.name}
-            tables.append(Table(keys[d.name], d, frozenset(links)))
+            touching = tuple(
+                r for r in model.relationships if d.name in (r.from_dataset, r.to_dataset)
+            )
+            tables.append(Table(keys[d.name], d, frozenset(links), touching))
     return _undirected(tables)
 
 
@@ -272,10 +277,8 @@ def _strip(
         return f.model_copy(update=update)
 
     return [
-        Table(
-            t.key,
-            t.dataset.model_copy(update={"fields": [field(f) for f in t.dataset.fields]}),
-            t.neighbours,
+        replace(
+            t, dataset=t.dataset.model_copy(update={"fields": [field(f) for f in t.dataset.fields]})
         )
         for t in tables
     ]
@@ -405,6 +408,9 @@ def run(evaldata: Path, suites: Sequence[str], dev_only: bool) -> dict[str, Any]
                 "described": _texts(tables, "described"),
                 "yaml": _texts(tables, "yaml"),
                 "yaml, no samples": _texts(no_samples, "yaml"),
+                "yaml + relationships": [
+                    dump_dataset_yaml(t.dataset, t.relationships) for t in tables
+                ],
                 "names + yaml": [
                     f"{n}\n{y}"
                     for n, y in zip(_texts(tables, "names"), _texts(tables, "yaml"), strict=True)

@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
-import yaml
 from numpy.typing import NDArray
 
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.embeddings import EmbeddingProvider, Matrix
 from dataagent.semantic.model import Dataset, SemanticModel
+from dataagent.semantic.yaml_io import dump_dataset_yaml
 
 TextStyle = Literal["words", "described", "names", "yaml"]
 
@@ -37,7 +37,7 @@ DEFAULT_K = 10
 MAX_K = 100
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # eq would compare arrays element-wise
 class DatasetDoc:
     """One dataset as retrieval sees it: its name, the text embedded, and the stored vector."""
 
@@ -49,7 +49,7 @@ class DatasetDoc:
 
 @dataclass(frozen=True)
 class ScoredDataset:
-    """A search hit: `score` = `cosine` + KEYWORD_WEIGHT x `keyword` (BM25 scaled to 0..1)."""
+    """A search hit: `score` = `cosine` + keyword weight x `keyword` (BM25 scaled to 0..1)."""
 
     name: str
     score: float
@@ -85,22 +85,16 @@ def _names_text(dataset: Dataset) -> str:
     return f"{dataset.name}: " + ", ".join(f.name for f in dataset.fields)
 
 
-def dataset_yaml(dataset: Dataset) -> str:
-    """The dataset's YAML definition (seed 000's embedding text), without empty or default keys."""
-    data = dataset.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
-
-
 _STYLES: dict[str, Callable[[Dataset], str]] = {
     "words": _words_text,
     "described": _described_text,
     "names": _names_text,
-    "yaml": dataset_yaml,
+    "yaml": dump_dataset_yaml,  # seed 000's choice: the dataset's stored YAML
 }
 
 
 def dataset_text(dataset: Dataset, style: TextStyle = DEFAULT_TEXT_STYLE) -> str:
-    """The text embedded for a dataset; `words` turns `OrderItems(orderId)` into `order items: order id`."""
+    """The text embedded for a dataset; `words` gives `order items: order id` for OrderItems."""
     if style not in _STYLES:
         raise ValueError(f"unknown text style {style!r}; expected one of {sorted(_STYLES)}")
     return _STYLES[style](dataset)

@@ -127,6 +127,7 @@ class PostgresSession(ReadOnlySession):
     dialect = "postgresql"
     paramstyle = "format"
     watchdog_grace_s = 1.0
+    superuser = False
 
     def __init__(
         self, params: dict[str, Any], timeout_s: float, secrets: Sequence[str | None]
@@ -137,8 +138,6 @@ class PostgresSession(ReadOnlySession):
             autocommit=False,
             connect_timeout=max(1, math.ceil(min(timeout_s, 10))),
             application_name="dataagent",
-            # Read-only by default too, in case anything ever runs outside our transaction.
-            options="-c default_transaction_read_only=on",
         )
         try:
             self._conn.read_only = True  # the first statement opens BEGIN READ ONLY
@@ -165,14 +164,18 @@ class PostgresSession(ReadOnlySession):
             # read-write by anything the user's statement does.
             cur.execute(
                 "SELECT current_setting('is_superuser'), current_setting('server_version'),"
-                " current_setting('server_version_num')::int"
+                " current_setting('server_version_num')::int, current_schemas(false)"
             )
-            superuser, version, version_num = cur.fetchone() or ("off", "", 0)
+            superuser, version, version_num, schemas = cur.fetchone() or ("off", "", 0, [])
             self.server_version = str(version)
             self.superuser = superuser == "on"
             if self.superuser and version_num >= 140000:
-                # Drop superuser powers (server files, programs) for this transaction.
+                # Drop superuser powers (server files, programs) for this transaction, and
+                # keep the search path the login role had ("$user" would change meaning).
                 cur.execute("SET LOCAL ROLE pg_read_all_data")
+                if schemas:
+                    path = pgsql.SQL(", ").join(pgsql.Identifier(str(n)) for n in schemas)
+                    cur.execute(pgsql.SQL("SET LOCAL search_path = {}").format(path))
 
     def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
         with self._conn.cursor() as cur:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.embeddings import (
     EmbeddingProvider,
     LocalMiniLMProvider,
+    _gelu,
     bundled_model_dir,
     l2_normalise,
 )
@@ -60,7 +62,7 @@ def test_deterministic_and_independent_of_batching(minilm: LocalMiniLMProvider) 
     # Padding within a batch must not leak into a text's vector.
     np.testing.assert_allclose(together, alone, atol=1e-5)
     np.testing.assert_array_equal(minilm.embed_documents(texts), together)
-    small_batches = LocalMiniLMProvider(batch_size=1).embed_documents(texts)
+    small_batches = LocalMiniLMProvider(batch_tokens=1).embed_documents(texts)
     np.testing.assert_allclose(small_batches, together, atol=1e-5)
 
 
@@ -119,3 +121,11 @@ def test_l2_normalise_keeps_zero_rows() -> None:
     rows = l2_normalise(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(rows, [[0.6, 0.8], [0.0, 0.0]])
     assert rows.dtype == np.float32
+
+
+def test_gelu_is_the_exact_erf_form() -> None:
+    x = np.linspace(-8, 8, 4001, dtype=np.float32)
+    exact = [0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x.astype(np.float64)]
+    got = _gelu(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-6)
