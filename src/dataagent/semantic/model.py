@@ -2,7 +2,7 @@
 
 This module is pure (no ORM, no web framework). It is the contract shared by
 introspection/generation (which produce it), the ontology (which stores it),
-retrieval (which embeds each dataset's YAML) and the QueryPlan compiler.
+retrieval (which embeds each dataset's table and column names) and the QueryPlan compiler.
 """
 
 from __future__ import annotations

@@ -129,3 +129,15 @@ def test_gelu_is_the_exact_erf_form() -> None:
     got = _gelu(x)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, exact, rtol=0, atol=1e-6)
+
+
+def test_blas_runs_single_threaded_once_the_model_is_used(minilm: LocalMiniLMProvider) -> None:
+    from threadpoolctl import threadpool_info
+
+    minilm.embed_query("x")
+    numpy_blas = [
+        i["num_threads"]
+        for i in threadpool_info()
+        if i.get("user_api") == "blas" and "numpy" in i.get("filepath", "")
+    ]
+    assert numpy_blas and set(numpy_blas) == {1}
