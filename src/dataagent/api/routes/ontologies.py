@@ -10,6 +10,7 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Respons
 from pydantic import Field
 
 from dataagent.api.routes.connections import CipherDep
+from dataagent.api.routes.query import QueryOutput, query_output
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
@@ -141,7 +142,7 @@ class CompileOutput(ApiModel):
     join_path: JoinPath
     pre_aggregated: bool
     notes: list[str]
-    result: dict[str, Any] | None = None
+    result: QueryOutput | None = None
 
 
 def _public(ontology: Ontology) -> OntologyPublic:
@@ -331,12 +332,5 @@ async def compile_query(
             mode="plan",
             plan=body.plan.model_dump(mode="json"),
         )
-        output.result = {
-            "runId": str(run.id),
-            "columns": result.columns,
-            "rows": result.rows,
-            "rowCount": result.row_count,
-            "truncated": result.truncated,
-            "executionMs": result.execution_ms,
-        }
+        output.result = query_output(result, run)
     return Envelope(data=output)

@@ -13,8 +13,9 @@ from dataagent.api.routes.connections import CipherDep
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
+from dataagent.sources.results import QueryResult
 from dataagent.store import runs
-from dataagent.store.models import User
+from dataagent.store.models import QueryRun, User
 from dataagent.store.targets import resolve_target
 
 router = APIRouter(prefix="/api", tags=["query"], responses=ERROR_RESPONSES)
@@ -46,6 +47,19 @@ class QueryOutput(ApiModel):
     truncated: bool
     execution_ms: int
     executed_sql: str | None
+
+
+def query_output(result: QueryResult, run: QueryRun) -> QueryOutput:
+    """The API view of an executed query and its run capsule."""
+    return QueryOutput(
+        run_id=run.id,
+        columns=result.columns,
+        rows=result.rows,
+        row_count=result.row_count,
+        truncated=result.truncated,
+        execution_ms=result.execution_ms,
+        executed_sql=result.executed_sql,
+    )
 
 
 class RunPublic(ApiModel):
@@ -87,17 +101,7 @@ async def run_query(
         allowed_tables=target.allowed_tables,
         max_rows=body.max_rows,
     )
-    return Envelope(
-        data=QueryOutput(
-            run_id=run.id,
-            columns=result.columns,
-            rows=result.rows,
-            row_count=result.row_count,
-            truncated=result.truncated,
-            execution_ms=result.execution_ms,
-            executed_sql=result.executed_sql,
-        )
-    )
+    return Envelope(data=query_output(result, run))
 
 
 @router.get("/runs/{run_id}", operation_id="getRun")
