@@ -18,6 +18,7 @@ import os
 import random
 import resource
 import signal
+import string
 import sys
 import traceback
 from typing import Any
@@ -71,6 +72,11 @@ def warm_up() -> None:
     axes.set_title("warm-up")
     axes.legend()
     figure.savefig(io.BytesIO(), format="png", dpi=100, bbox_inches="tight")
+    # pandas imports its matplotlib backend on the first DataFrame.plot: do it here, once.
+    # Rendering every printable character fills the font glyph caches the children inherit.
+    for _ in range(2):
+        frame.plot(x="x", y="y", title=string.printable.strip())
+        plt.savefig(io.BytesIO(), format="png")
     plt.close("all")
     _saved_figures.clear()
 
