@@ -16,6 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from dataagent.demo import DemoData, DemoFacts, generate, headline_facts
+
 
 def _required() -> bool:
     return os.environ.get("DATAAGENT_REQUIRE_SERVICES") == "1"
@@ -72,13 +74,14 @@ def mysql_admin_url() -> str:
         _missing("MariaDB/MySQL (DATAAGENT_TEST_MYSQL_URL)")
         raise AssertionError("unreachable")
     try:
-        _mysql_connect(url).close()
+        mysql_connect(url).close()
     except Exception as exc:
         _missing(f"MariaDB/MySQL at {url} ({exc.__class__.__name__})")
     return url
 
 
-def _mysql_connect(url: str, database: str | None = None):  # type: ignore[no-untyped-def]
+def mysql_connect(url: str, database: str | None = None):  # type: ignore[no-untyped-def]
+    """A PyMySQL connection (autocommit) to the URL's database, or to `database`."""
     import pymysql
 
     parts = urlsplit(url)
@@ -96,14 +99,26 @@ def _mysql_connect(url: str, database: str | None = None):  # type: ignore[no-un
 def mysql_db(mysql_admin_url: str) -> Iterator[str]:
     """A fresh, empty MariaDB/MySQL database for one test; dropped afterwards."""
     name = f"da_test_{uuid.uuid4().hex[:12]}"
-    conn = _mysql_connect(mysql_admin_url)
+    conn = mysql_connect(mysql_admin_url)
     with conn.cursor() as cur:
         cur.execute(f"CREATE DATABASE `{name}`")
     conn.close()
     try:
         yield _with_database(mysql_admin_url, name)
     finally:
-        conn = _mysql_connect(mysql_admin_url)
+        conn = mysql_connect(mysql_admin_url)
         with conn.cursor() as cur:
             cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
         conn.close()
+
+
+@pytest.fixture(scope="session")
+def demo_data() -> DemoData:
+    """The demo retailer for the default seed, generated once per test session."""
+    return generate()
+
+
+@pytest.fixture(scope="session")
+def demo_facts(demo_data: DemoData) -> DemoFacts:
+    """The headline facts of the default demo data."""
+    return headline_facts(demo_data)

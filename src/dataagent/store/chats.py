@@ -9,10 +9,11 @@ from typing import Generic, Literal, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.store import audit
 from dataagent.store.models import DataChat, DataChatMessage
 from dataagent.store.ontologies import get_owned_ontology
+from dataagent.store.ownership import get_owned
 from dataagent.store.types import utcnow
 
 T = TypeVar("T")
@@ -81,10 +82,7 @@ async def list_chats(
 
 async def get_chat(session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID) -> DataChat:
     """The caller's chat, or NOT_FOUND (also when someone else owns it)."""
-    chat = await session.get(DataChat, chat_id)
-    if chat is None or chat.owner_id != owner_id:
-        raise not_found("Chat")
-    return chat
+    return await get_owned(session, DataChat, owner_id, chat_id, "Chat")
 
 
 async def get_chat_with_messages(

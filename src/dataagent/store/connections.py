@@ -8,11 +8,12 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.engines import FILE_DIALECTS, ConnectionSpec
 from dataagent.store import audit
 from dataagent.store.models import Connection
+from dataagent.store.ownership import get_owned
 from dataagent.store.types import utcnow
 
 
@@ -43,10 +44,7 @@ async def get_connection(
     session: AsyncSession, owner_id: uuid.UUID, connection_id: uuid.UUID
 ) -> Connection:
     """The caller's connection, or NOT_FOUND."""
-    connection = await session.get(Connection, connection_id)
-    if connection is None or connection.owner_id != owner_id:
-        raise not_found("Connection")
-    return connection
+    return await get_owned(session, Connection, owner_id, connection_id, "Connection")
 
 
 async def create_connection(

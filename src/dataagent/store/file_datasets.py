@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import not_found
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.datasets import DatasetRegistry, DatasetSchema
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.files import Upload
 from dataagent.store import audit
 from dataagent.store.models import Connection, FileDataset
+from dataagent.store.ownership import get_owned
 
 
 async def create_dataset(
@@ -76,10 +76,7 @@ async def get_dataset(
     session: AsyncSession, owner_id: uuid.UUID, dataset_id: uuid.UUID
 ) -> FileDataset:
     """The caller's dataset, or NOT_FOUND."""
-    dataset = await session.get(FileDataset, dataset_id)
-    if dataset is None or dataset.owner_id != owner_id:
-        raise not_found("Dataset")
-    return dataset
+    return await get_owned(session, FileDataset, owner_id, dataset_id, "Dataset")
 
 
 async def dataset_schema(

@@ -6,14 +6,14 @@ import asyncio
 import functools
 import logging
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.embeddings import EmbeddingProvider
 from dataagent.ontology.retrieval import (
     DatasetDoc,
@@ -24,7 +24,7 @@ from dataagent.ontology.retrieval import (
     vector_from_bytes,
     vector_to_bytes,
 )
-from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.model import Relationship, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml, load_yaml
 from dataagent.store import audit
 from dataagent.store.database import Database
@@ -35,6 +35,7 @@ from dataagent.store.models import (
     OntologyRelationship,
     SemanticModelRecord,
 )
+from dataagent.store.ownership import get_owned
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +44,7 @@ async def get_owned_ontology(
     session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> Ontology:
     """The caller's ontology, or NOT_FOUND (also when someone else owns it)."""
-    ontology = await session.get(Ontology, ontology_id)
-    if ontology is None or ontology.owner_id != owner_id:
-        raise not_found("Ontology")
-    return ontology
+    return await get_owned(session, Ontology, owner_id, ontology_id, "Ontology")
 
 
 async def create_ontology(
@@ -150,8 +148,13 @@ async def _replace_graph(
         delete(OntologyRelationship).where(OntologyRelationship.ontology_id == ontology.id)
     )
     by_name = {doc.name: doc for doc in docs}
+    touching: dict[str, list[Relationship]] = defaultdict(list)
+    for r in model.relationships:
+        touching[r.from_dataset].append(r)
+        if r.to_dataset != r.from_dataset:
+            touching[r.to_dataset].append(r)
     for dataset in model.datasets:
-        related = [r for r in model.relationships if dataset.name in (r.from_dataset, r.to_dataset)]
+        related = touching[dataset.name]
         doc = by_name[dataset.name]
         session.add(
             OntologyDataset(
@@ -199,13 +202,18 @@ async def delete_ontology(session: AsyncSession, ontology: Ontology) -> None:
     await session.commit()
 
 
-def ready_model(ontology: Ontology) -> SemanticModel:
-    """The semantic model of a ready ontology (VALIDATION_ERROR while it is not ready)."""
+def require_ready(ontology: Ontology) -> str:
+    """The frozen model YAML of a ready ontology (VALIDATION_ERROR while it is not ready)."""
     if ontology.status != "ready" or not ontology.model_yaml:
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
         )
-    return _parse_model(ontology.model_yaml)
+    return ontology.model_yaml
+
+
+def ready_model(ontology: Ontology) -> SemanticModel:
+    """The semantic model of a ready ontology (VALIDATION_ERROR while it is not ready)."""
+    return _parse_model(require_ready(ontology))
 
 
 @functools.lru_cache(maxsize=8)
@@ -245,10 +253,7 @@ async def search(
     k: int = 10,
 ) -> list[ScoredDataset]:
     """The datasets of this ontology (and no other) most relevant to the question."""
-    if ontology.status != "ready":
-        raise DataAgentError(
-            ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
-        )
+    require_ready(ontology)
     if ontology.embedding_provider != provider.name:
         raise DataAgentError(
             ErrorCode.CONFLICT,

@@ -10,11 +10,12 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
-from dataagent.errors import DataAgentError, not_found
+from dataagent.errors import DataAgentError
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.executor import execute_query
 from dataagent.sources.results import QueryError, QueryResult
 from dataagent.store.models import QueryRun
+from dataagent.store.ownership import get_owned
 
 PREVIEW_ROWS = 5
 
@@ -95,7 +96,4 @@ async def execute_and_record(
 
 async def get_run(session: AsyncSession, owner_id: uuid.UUID, run_id: uuid.UUID) -> QueryRun:
     """The caller's run capsule, or NOT_FOUND."""
-    run = await session.get(QueryRun, run_id)
-    if run is None or run.owner_id != owner_id:
-        raise not_found("Run")
-    return run
+    return await get_owned(session, QueryRun, owner_id, run_id, "Run")

@@ -8,7 +8,6 @@ import uuid
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import not_found
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.yaml_io import dump_yaml, load_yaml
@@ -16,6 +15,7 @@ from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 from dataagent.store import audit
 from dataagent.store.models import SemanticModelRecord
+from dataagent.store.ownership import get_owned
 
 
 def introspect_and_generate(
@@ -78,10 +78,7 @@ async def get_semantic_model(
     session: AsyncSession, owner_id: uuid.UUID, model_id: uuid.UUID
 ) -> SemanticModelRecord:
     """The caller's semantic model, or NOT_FOUND."""
-    record = await session.get(SemanticModelRecord, model_id)
-    if record is None or record.owner_id != owner_id:
-        raise not_found("Semantic model")
-    return record
+    return await get_owned(session, SemanticModelRecord, owner_id, model_id, "Semantic model")
 
 
 async def update_semantic_model(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tests.integration.api.conftest import World
 
-from dataagent.demo import generate, load_postgres, write_duckdb
+from dataagent.demo import DemoData, load_postgres, write_duckdb
 
 DEMO_TABLES = {"stores", "customers", "categories", "products", "orders", "order_items"}
 DEMO_LINKS = {
@@ -20,13 +20,10 @@ DEMO_LINKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def demo_data():  # type: ignore[no-untyped-def]
-    return generate()
-
-
 @pytest.fixture
-def target(request: pytest.FixtureRequest, tmp_path: Path, demo_data) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def target(
+    request: pytest.FixtureRequest, tmp_path: Path, demo_data: DemoData
+) -> dict[str, object]:
     """The demo retailer in DuckDB, or in a fresh PostgreSQL database (by host/port/...)."""
     if request.param == "duckdb":
         path = tmp_path / "retail.duckdb"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dataagent.demo import generate, write_duckdb
+from dataagent.demo import DemoData, write_duckdb
 from dataagent.llm.embeddings import LocalMiniLMProvider
 from dataagent.ontology.retrieval import DatasetIndex, dataset_docs, embed_datasets
 from dataagent.sources.engines import ConnectionSpec
@@ -39,10 +39,10 @@ QUESTIONS: list[tuple[str, set[str]]] = [
 
 @pytest.fixture(scope="module")
 def index_and_provider(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, demo_data: DemoData
 ) -> tuple[DatasetIndex, LocalMiniLMProvider]:
     path = Path(tmp_path_factory.mktemp("demo")) / "retail.duckdb"
-    write_duckdb(generate(), path)
+    write_duckdb(demo_data, path)
     model = introspect_and_generate(ConnectionSpec(dialect="duckdb", database=str(path)), "retail")
     provider = LocalMiniLMProvider()
     return DatasetIndex(embed_datasets(provider, dataset_docs(model))), provider

@@ -12,10 +12,10 @@ import contextlib
 import sqlite3
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import duckdb
 import pytest
+from tests.conftest import mysql_connect
 from tests.fixtures.compiler.compiler_golden import (
     MYSQL_DDL,
     MYSQL_TABLES,
@@ -26,7 +26,7 @@ from tests.fixtures.compiler.compiler_golden import (
     rows_match,
 )
 
-from dataagent.demo.generator import DemoData, generate
+from dataagent.demo.generator import DemoData
 from dataagent.demo.loaders import load_postgres, write_duckdb, write_sqlite
 from dataagent.semantic.compiler import CompiledQuery, compile_plan
 from dataagent.semantic.plan import QueryPlan
@@ -36,8 +36,9 @@ Rows = list[tuple[Any, ...]]
 
 
 @pytest.fixture(scope="module")
-def demo() -> DemoData:
-    return generate(seed=7)
+def demo(demo_data: DemoData) -> DemoData:
+    """The demo data (the default seed, 7, which the reference results were written for)."""
+    return demo_data
 
 
 @pytest.fixture(scope="module")
@@ -123,24 +124,10 @@ def test_postgresql(postgres_db: str, demo: DemoData, expected: dict[str, Rows])
     assert [p for p in problems if p] == []
 
 
-def _mysql(url: str) -> Any:
-    import pymysql
-
-    parts = urlsplit(url)
-    return pymysql.connect(
-        host=parts.hostname or "127.0.0.1",
-        port=parts.port or 3306,
-        user=parts.username or "root",
-        password=parts.password or "",
-        database=parts.path.lstrip("/"),
-        autocommit=True,
-    )
-
-
 @pytest.mark.mysql
 def test_mysql(mysql_db: str, demo: DemoData, expected: dict[str, Rows]) -> None:
     frames = demo.tables()
-    conn = _mysql(mysql_db)
+    conn = mysql_connect(mysql_db)
     try:
         with conn.cursor() as cur:
             for statement in MYSQL_DDL:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dataagent.demo import DemoData, generate, load_postgres, write_duckdb, write_sqlite
+from dataagent.demo import DemoData, load_postgres, write_duckdb, write_sqlite
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import Cardinality, RelationshipSource, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml, dump_yaml, load_yaml
@@ -22,11 +22,6 @@ DEMO_LINKS = {
     ("order_items", "order_id", "orders", "id"),
     ("order_items", "product_id", "products", "id"),
 }
-
-
-@pytest.fixture(scope="module")
-def demo_data() -> DemoData:
-    return generate()
 
 
 def check_demo(model: SemanticModel) -> None:

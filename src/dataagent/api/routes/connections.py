@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field, SecretStr, ValidationError
+from sqlalchemy.engine import make_url
 
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
@@ -88,12 +90,8 @@ class ConnectionTestResult(ApiModel):
     error_code: str | None
 
 
-def protected_files(settings: Settings) -> list[Any]:
+def protected_files(settings: Settings) -> list[Path]:
     """Files a connection must never point at: the app database and the secret key."""
-    from pathlib import Path
-
-    from sqlalchemy.engine import make_url
-
     paths = [settings.data_dir / "secret_key"]
     url = make_url(settings.resolved_database_url)
     if url.get_backend_name() == "sqlite" and url.database:
