@@ -54,6 +54,15 @@ class Settings(BaseSettings):
     admin_password: SecretStr | None = Field(
         None, description="Password for the demo admin; generated and printed once if unset."
     )
+    login_max_failures: int = Field(
+        5, ge=1, description="Failed sign-ins one account may have per window before a 429."
+    )
+    login_max_attempts_per_address: int = Field(
+        30, ge=1, description="Sign-in attempts one client address may make per window."
+    )
+    login_window_s: int = Field(
+        300, ge=1, description="The window, in seconds, the sign-in limits count over."
+    )
 
     # --- the SQL executor ------------------------------------------------------
     query_timeout_s: float = Field(30.0, gt=0, description="Time limit of one SQL query.")
@@ -63,6 +72,22 @@ class Settings(BaseSettings):
     )
     query_max_cell_chars: int = Field(
         2000, ge=16, description="Characters kept of one result cell; longer cells are cut."
+    )
+    query_memory_mb: int = Field(
+        512, ge=64, description="Memory an embedded engine (DuckDB, SQLite) may use for queries."
+    )
+    query_max_concurrency: int = Field(
+        16, ge=1, description="Queries run at once against users' databases (the query pool)."
+    )
+    query_max_per_user: int = Field(
+        3, ge=1, description="Queries one user may run at once; more wait, then get a 429."
+    )
+    file_roots: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list,
+        description="Comma-separated folders SQLite/DuckDB connections may point into.",
+    )
+    allow_privileged_accounts: bool = Field(
+        False, description="Let connections use superuser / FILE / SUPER accounts (warns)."
     )
     upload_max_bytes: int = Field(
         100 * 1024 * 1024, ge=1024, description="Largest file accepted for upload, in bytes."
@@ -94,9 +119,9 @@ class Settings(BaseSettings):
         None, description="Base URL of an OpenAI-compatible server (Ollama, vLLM, ...)."
     )
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "file_roots", mode="before")
     @classmethod
-    def _split_origins(cls, value: object) -> object:
+    def _split_list(cls, value: object) -> object:
         if isinstance(value, str):
             return [item.strip() for item in value.split(",") if item.strip()]
         return value

@@ -15,6 +15,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "NOT_FOUND"
     CONFLICT = "CONFLICT"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    RATE_LIMITED = "RATE_LIMITED"
     SQL_POLICY_VIOLATION = "SQL_POLICY_VIOLATION"
     QUERY_TIMEOUT = "QUERY_TIMEOUT"
     QUERY_FAILED = "QUERY_FAILED"
@@ -35,6 +36,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
     ErrorCode.PAYLOAD_TOO_LARGE: 413,
+    ErrorCode.RATE_LIMITED: 429,
     ErrorCode.SQL_POLICY_VIOLATION: 400,
     ErrorCode.QUERY_TIMEOUT: 408,
     ErrorCode.QUERY_FAILED: 400,
@@ -52,11 +54,19 @@ HTTP_STATUS: dict[ErrorCode, int] = {
 class DataAgentError(Exception):
     """An expected failure with a code and a sentence safe to show to a person."""
 
-    def __init__(self, code: ErrorCode, message: str, details: Any = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        details: Any = None,
+        *,
+        retry_after_s: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
+        self.retry_after_s = retry_after_s
 
     @property
     def status(self) -> int:
@@ -69,6 +79,11 @@ class DataAgentError(Exception):
         if self.details is not None:
             body["details"] = self.details
         return {"error": body}
+
+
+def rate_limited(message: str, retry_after_s: int | None = None) -> DataAgentError:
+    """A 429 with a sentence saying what to wait for (and `Retry-After` when it is known)."""
+    return DataAgentError(ErrorCode.RATE_LIMITED, message, retry_after_s=retry_after_s)
 
 
 def not_found(what: str) -> DataAgentError:

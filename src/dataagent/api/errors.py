@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -27,10 +28,16 @@ _STATUS_CODES = {
 }
 
 
-def error_response(code: ErrorCode, message: str, status: int, details: Any = None) -> JSONResponse:
+def error_response(
+    code: ErrorCode,
+    message: str,
+    status: int,
+    details: Any = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
     """A JSON error response in the one shape every error uses."""
     body = DataAgentError(code, message, details).to_body()
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _location(loc: tuple[Any, ...]) -> str:
@@ -49,7 +56,10 @@ async def _on_data_agent_error(_request: Request, exc: Exception) -> JSONRespons
     assert isinstance(exc, DataAgentError)
     if exc.status >= 500:
         log.error("request failed: %s: %s", exc.code, exc.message)
-    return error_response(exc.code, exc.message, exc.status, exc.details)
+    headers = None
+    if exc.retry_after_s is not None:
+        headers = {"Retry-After": str(max(1, exc.retry_after_s))}
+    return error_response(exc.code, exc.message, exc.status, exc.details, headers)
 
 
 async def _on_validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -66,7 +76,8 @@ async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
     message = exc.detail if isinstance(exc.detail, str) else "Request failed."
     if exc.status_code == 404:
         message = "Not found."
-    return error_response(code, message, exc.status_code)
+    # Keep the headers HTTP requires with some statuses (e.g. `Allow` with a 405).
+    return error_response(code, message, exc.status_code, headers=exc.headers)
 
 
 async def _on_unexpected(_request: Request, exc: Exception) -> JSONResponse:
