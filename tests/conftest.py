@@ -12,11 +12,17 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from dataagent.demo import DemoData, DemoFacts, generate, headline_facts
+from dataagent.sources.access import AccessPolicy
+
+# The access policy of trusted local use (any file, no privileged accounts): what tests
+# that are not about access itself open databases with.
+LOCAL = AccessPolicy()
 
 
 def _required() -> bool:
@@ -122,3 +128,58 @@ def demo_data() -> DemoData:
 def demo_facts(demo_data: DemoData) -> DemoFacts:
     """The headline facts of the default demo data."""
     return headline_facts(demo_data)
+
+
+def with_user(url: str, user: str) -> str:
+    """The URL with its user replaced (and no password)."""
+    parts = urlsplit(url)
+    netloc = f"{user}@{parts.hostname}:{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+@contextmanager
+def postgres_reader(url: str, schemas: tuple[str, ...] = ("public",)) -> Iterator[str]:
+    """A login role that can only read the tables there now: how the docs say to connect.
+
+    Data Agent refuses superuser connections, so every test that queries PostgreSQL through
+    the executor connects as one of these.
+    """
+    import psycopg
+
+    role = f"da_ro_{uuid.uuid4().hex[:10]}"
+    database = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT CONNECT ON DATABASE "{database}" TO "{role}"')
+        for schema in schemas:
+            conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+            conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA "{schema}" TO "{role}"')
+    try:
+        yield with_user(url, role)
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+@contextmanager
+def mysql_reader(url: str) -> Iterator[str]:
+    """An account with SELECT on the URL's database only (no FILE, SUPER, RELOAD)."""
+    user = f"da_ro_{uuid.uuid4().hex[:10]}"
+    database = urlsplit(url).path.lstrip("/")
+    conn = mysql_connect(url)
+    try:
+        with conn.cursor() as cur:
+            cur.execute(f"CREATE USER '{user}'@'%'")
+            cur.execute(f"GRANT SELECT ON `{database}`.* TO '{user}'@'%'")
+    finally:
+        conn.close()
+    try:
+        yield with_user(url, user)
+    finally:
+        conn = mysql_connect(url)
+        try:
+            with conn.cursor() as cur:
+                cur.execute(f"DROP USER IF EXISTS '{user}'@'%'")
+        finally:
+            conn.close()

@@ -25,7 +25,9 @@ from dataagent.api.routes import (
 )
 from dataagent.config import Settings
 from dataagent.llm.embeddings import provider_from_settings
+from dataagent.sources import isolation
 from dataagent.sources.credentials import CredentialCipher
+from dataagent.sources.pool import QueryPool
 from dataagent.store.database import Database
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # DuckDB queries run in children of a fork server; start it before the first one.
+        await app.state.query_pool.run(None, isolation.warm_up)
         yield
+        app.state.query_pool.shutdown()
         await app.state.database.dispose()
 
     app = FastAPI(
@@ -50,6 +55,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.database = Database(settings.resolved_database_url)
     app.state.secret_key = settings.resolved_secret_key()
     app.state.cipher = CredentialCipher(app.state.secret_key)
+    app.state.query_pool = QueryPool(settings.query_max_concurrency, settings.query_max_per_user)
     # Loaded on first use: the local model takes about a second to read.
     app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
 

@@ -15,9 +15,10 @@ from dataagent.config import Settings
 from dataagent.llm.embeddings import provider_from_settings
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.engines import ConnectionSpec
+from dataagent.sources.pool import QueryPool
 from dataagent.store import connections, ontologies, semantic_models, users
 from dataagent.store.database import Database
-from dataagent.store.models import Ontology
+from dataagent.store.models import Connection, Ontology
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,28 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
             )
             if existing is None:
                 await _build_demo_ontology(settings, database, session, admin.id, path)
+            else:
+                await _mark_demo_connection(session, admin.id, path)
     finally:
         await database.dispose()
     return SeedResult(path, created)
+
+
+async def _mark_demo_connection(session: AsyncSession, owner_id: uuid.UUID, path: Path) -> None:
+    """Demo data seeded by an older version: its connection becomes the managed kind."""
+    rows = await session.scalars(
+        select(Connection).where(
+            Connection.owner_id == owner_id,
+            Connection.kind == "database",
+            Connection.display == ConnectionSpec(dialect="duckdb", database=str(path)).display(),
+        )
+    )
+    changed = False
+    for connection in rows:
+        connection.kind = "demo"
+        changed = True
+    if changed:
+        await session.commit()
 
 
 async def _build_demo_ontology(
@@ -80,10 +100,18 @@ async def _build_demo_ontology(
     """Connection -> semantic model -> ontology for the demo file, as a user would make them."""
     cipher = CredentialCipher(settings.resolved_secret_key())
     spec = ConnectionSpec(dialect="duckdb", database=str(path))
-    connection = await connections.create_connection(session, cipher, owner_id, "Retail demo", spec)
-    model = await semantic_models.create_from_connection(
-        session, owner_id, connection.id, spec, "retail", DEMO_DESCRIPTION
+    connection = await connections.create_connection(
+        session, cipher, owner_id, "Retail demo", spec, kind="demo"
     )
+    # The demo file lies in the data directory: only its own (managed) connection opens it.
+    policy = connections.access_policy(settings, connection.kind, spec)
+    pool = QueryPool(max_workers=1, per_owner=1)
+    try:
+        model = await semantic_models.create_from_connection(
+            session, pool, owner_id, connection.id, spec, policy, "retail", DEMO_DESCRIPTION
+        )
+    finally:
+        pool.shutdown()
     ontology = await ontologies.create_from_semantic_model(
         session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
     )

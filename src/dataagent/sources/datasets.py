@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.semantic.model import DataType
+from dataagent.sources.access import OPEN_FAILED_MESSAGE, real_path
 from dataagent.sources.files import FileSummary, Upload, check_size, ingest_file
 from dataagent.sources.introspection import (
     IntrospectionOptions,
@@ -86,11 +87,6 @@ class DatasetSchema(BaseModel):
     name: str
     version_hash: str
     tables: list[TableSchema]
-
-
-def _slug(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:48].strip("-")
-    return slug or "dataset"
 
 
 def version_hash(files: Sequence[FileSummary]) -> str:
@@ -172,7 +168,7 @@ class DatasetRegistry:
     """File datasets under one directory: create, list, read schemas, delete."""
 
     def __init__(self, root: Path, max_upload_bytes: int = 100 * 1024 * 1024) -> None:
-        self.root = root
+        self.root = real_path(root)  # stored paths stay valid whatever the working directory
         self.max_upload_bytes = max_upload_bytes
 
     @classmethod
@@ -202,6 +198,13 @@ class DatasetRegistry:
         """The DuckDB file holding the dataset's tables."""
         return self.root / self.get(dataset_id).database
 
+    def _checked_database(self, entry: DatasetEntry) -> Path:
+        """The dataset's file, refused when anything on its path was swapped for a link."""
+        path = self.root / entry.database
+        if real_path(path) != path:
+            raise DataAgentError(ErrorCode.CONNECTION_FAILED, OPEN_FAILED_MESSAGE)
+        return path
+
     def schema(self, dataset_id: str, sample_rows: int = 0) -> DatasetSchema:
         """The dataset's tables and columns, with up to `sample_rows` rows of each table."""
         if not 0 <= sample_rows <= MAX_SAMPLE_ROWS:
@@ -210,7 +213,11 @@ class DatasetRegistry:
                 f"sample_rows must be between 0 and {MAX_SAMPLE_ROWS}.",
             )
         entry = self.get(dataset_id)
-        conn = duckdb.connect(str(self.root / entry.database), read_only=True)
+        path = self._checked_database(entry)
+        try:
+            conn = duckdb.connect(str(path), read_only=True)
+        except duckdb.Error:
+            raise DataAgentError(ErrorCode.CONNECTION_FAILED, OPEN_FAILED_MESSAGE) from None
         try:
             snapshot = introspect_duckdb(conn, IntrospectionOptions(sample_values=False))
             tables = []
@@ -273,10 +280,8 @@ class DatasetRegistry:
             files, prompts = self._ingest(staging, uploads)
             with self._locked():
                 entries = self.datasets()
-                taken = {e.id for e in entries}
-                dataset_id, n = _slug(name), 2
-                while dataset_id in taken or (self.root / dataset_id).exists():
-                    dataset_id, n = f"{_slug(name)}-{n}", n + 1
+                # Random, so one user cannot guess where another user's files are.
+                dataset_id = uuid.uuid4().hex
                 staging.rename(self.root / dataset_id)
                 entry = DatasetEntry(
                     id=dataset_id,

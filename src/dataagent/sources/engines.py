@@ -11,10 +11,12 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-from dataagent.errors import DataAgentError
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.access import OPEN_FAILED_MESSAGE, AccessPolicy
 from dataagent.sources.driver_errors import connection_error
 from dataagent.sources.policy import Dialect, normalize_dialect
 from dataagent.sources.sessions import (
+    DEFAULT_MEMORY_MB,
     DRIVER_ERRORS,
     DuckDBSession,
     MySQLSession,
@@ -69,6 +71,11 @@ class ConnectionSpec(BaseModel):
 
     @model_validator(mode="after")
     def _complete(self) -> ConnectionSpec:
+        for name in ("url", "host", "database", "username", "password"):
+            value = getattr(self, name)
+            text = value.get_secret_value() if isinstance(value, SecretStr) else value
+            if text is not None and "\x00" in text:
+                raise ValueError(f"{name} cannot contain a NUL character")
         if self.url is not None:
             scheme = urlsplit(self.url.get_secret_value()).scheme
             try:
@@ -140,15 +147,22 @@ class ConnectionCheck(BaseModel):
 
 @contextmanager
 def open_readonly(
-    spec: ConnectionSpec, *, timeout_s: float = 30.0, catalog_access: bool = False
+    spec: ConnectionSpec,
+    policy: AccessPolicy,
+    *,
+    timeout_s: float = 30.0,
+    catalog_access: bool = False,
+    memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Iterator[ReadOnlySession]:
     """A hardened read-only session for one unit of work, closed (and rolled back) on exit.
 
-    `catalog_access=True` is for introspection code only: it lets SQLite sessions read
-    `sqlite_master` and run schema-reading PRAGMAs. Statements sent through a session are
-    NOT checked by the SQL guard; user SQL must go through `execute_query`.
+    `policy` decides which files and accounts may be used; it is applied on every open (a
+    file path is resolved again, an account's privileges read again). `catalog_access=True`
+    is for introspection code only: it lets SQLite sessions read `sqlite_master` and run
+    schema-reading PRAGMAs. Statements sent through a session are NOT checked by the SQL
+    guard; user SQL must go through `execute_query`.
     """
-    session = _connect(spec, timeout_s, catalog_access)
+    session = _connect(spec, policy, timeout_s, catalog_access, memory_mb)
     try:
         yield session
     finally:
@@ -158,9 +172,19 @@ def open_readonly(
             log.warning("closing a %s session failed", spec.dialect, exc_info=True)
 
 
-def _connect(spec: ConnectionSpec, timeout_s: float, catalog_access: bool) -> ReadOnlySession:
+def _connect(
+    spec: ConnectionSpec,
+    policy: AccessPolicy,
+    timeout_s: float,
+    catalog_access: bool,
+    memory_mb: int,
+) -> ReadOnlySession:
     ep = spec.endpoint()
     secrets = spec.secrets()
+    if spec.dialect in FILE_DIALECTS:
+        return _open_file(
+            spec.dialect, ep.database or "", policy, timeout_s, catalog_access, memory_mb
+        )
     try:
         if spec.dialect == "postgresql":
             params: dict[str, Any] = {
@@ -169,34 +193,85 @@ def _connect(spec: ConnectionSpec, timeout_s: float, catalog_access: bool) -> Re
             params.update(host=ep.host, port=ep.port, dbname=ep.database, user=ep.username)
             if ep.password is not None:
                 params["password"] = ep.password
-            return PostgresSession(params, timeout_s, secrets)
-        if spec.dialect == "mysql":
-            return MySQLSession(
-                {
-                    "host": ep.host,
-                    "port": ep.port,
-                    "user": ep.username or "",
-                    "password": ep.password or "",
-                    "database": ep.database,
-                },
-                timeout_s,
-                secrets,
+            return PostgresSession(
+                params, timeout_s, secrets, allow_privileged=policy.allow_privileged
             )
-        if spec.dialect == "sqlite":
-            return SQLiteSession(
-                ep.database or "", timeout_s, secrets, catalog_access=catalog_access
-            )
-        return DuckDBSession(ep.database or "", timeout_s, secrets)
+        return MySQLSession(
+            {
+                "host": ep.host,
+                "port": ep.port,
+                "user": ep.username or "",
+                "password": ep.password or "",
+                "database": ep.database,
+            },
+            timeout_s,
+            secrets,
+            allow_privileged=policy.allow_privileged,
+        )
     except DataAgentError:
         raise
     except _CONNECT_ERRORS as exc:
         raise connection_error(exc, secrets) from None
 
 
-def test_connection(spec: ConnectionSpec, *, timeout_s: float = 10.0) -> ConnectionCheck:
+def _open_file(
+    dialect: Dialect,
+    database: str,
+    policy: AccessPolicy,
+    timeout_s: float,
+    catalog_access: bool,
+    memory_mb: int,
+) -> ReadOnlySession:
+    """Open the real path the policy allows (never the text given), then confirm it held."""
+    path = policy.check_file(database)
+    secrets = [database, str(path)]
+    session: ReadOnlySession
+    try:
+        if dialect == "sqlite":
+            session = SQLiteSession(
+                str(path), timeout_s, secrets, catalog_access=catalog_access, memory_mb=memory_mb
+            )
+        else:
+            session = DuckDBSession(str(path), timeout_s, secrets, memory_mb=memory_mb)
+    except _CONNECT_ERRORS:
+        # One message whatever went wrong, so a refusal never tells which paths exist.
+        raise DataAgentError(ErrorCode.CONNECTION_FAILED, OPEN_FAILED_MESSAGE) from None
+    try:
+        policy.confirm_opened(path)
+    except DataAgentError:
+        session.close()
+        raise
+    return session
+
+
+def check_access(
+    spec: ConnectionSpec,
+    policy: AccessPolicy,
+    *,
+    timeout_s: float = 5.0,
+    require_reachable: bool = False,
+) -> None:
+    """Refuse (FORBIDDEN) a connection the policy forbids: a file outside it, a privileged
+    account. A server that cannot be reached passes unless `require_reachable`: whatever it
+    turns out to be is checked again each time it is opened.
+    """
+    if spec.dialect in FILE_DIALECTS:
+        policy.check_file(spec.endpoint().database or "")
+        return
+    try:
+        with open_readonly(spec, policy, timeout_s=timeout_s):
+            pass
+    except DataAgentError as exc:
+        if require_reachable or exc.code is ErrorCode.FORBIDDEN:
+            raise
+
+
+def test_connection(
+    spec: ConnectionSpec, policy: AccessPolicy, *, timeout_s: float = 10.0
+) -> ConnectionCheck:
     """Open a read-only session, run SELECT 1, and report the server version and risks."""
     try:
-        with open_readonly(spec, timeout_s=timeout_s) as session:
+        with open_readonly(spec, policy, timeout_s=timeout_s) as session:
             session.fetch("SELECT 1", max_rows=1)
             return ConnectionCheck(
                 ok=True, server_version=session.server_version, warnings=_warnings(session)
@@ -209,19 +284,12 @@ test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest t
 
 
 def _warnings(session: ReadOnlySession) -> list[str]:
-    if isinstance(session, PostgresSession) and session.superuser:
-        return [
-            "The account is a superuser. Each query drops to the pg_read_all_data role, but a "
-            "dedicated account with only SELECT grants is the safe setup."
-        ]
-    if isinstance(session, MySQLSession):
-        _, rows = session.fetch("SHOW GRANTS", max_rows=50)
-        grants = " ".join(str(r[0]).upper() for r in rows)
-        risky = [p for p in ("ALL PRIVILEGES", "SUPER", "FILE") if p in grants]
-        if risky:
-            return [
-                f"The account holds {', '.join(risky)}: the read-only transaction stops writes, "
-                "but only an account without these privileges stops file access at the "
-                "database layer. Use an account with only SELECT grants."
-            ]
-    return []
+    privileged = session.privileged if isinstance(session, PostgresSession | MySQLSession) else None
+    if privileged is None:
+        return []
+    return [
+        f"The account {privileged}. It is allowed only because "
+        "DATAAGENT_ALLOW_PRIVILEGED_ACCOUNTS is on: the read-only session stops writes, but "
+        "only an account with nothing but SELECT grants keeps server files and other "
+        "databases out of reach. Every query through it logs a warning."
+    ]

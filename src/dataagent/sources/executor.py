@@ -1,21 +1,24 @@
 """The one function that runs SQL against a user's database.
 
 In order: the SQL guard (one read query, no side effects, allowed tables only), the row cap
-written into the statement, a hardened read-only session, the time limit, JSON-safe results
-capped by rows, bytes and cell length, and errors with secrets removed. The caller records
+written into the statement, a hardened read-only session opened under the caller's access
+policy, the time limit, rows fetched one at a time and made JSON-safe until the row, byte or
+cell caps stop the fetch, and errors with secrets removed. DuckDB, which runs inside the
+process that opens it, runs in a child process with its own memory limit. The caller records
 the run from the returned QueryResult (or from `QueryError.result` on failure).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
-from dataagent.config import Settings
 from dataagent.errors import DataAgentError
+from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionSpec, open_readonly
 from dataagent.sources.guard import check_sql
+from dataagent.sources.isolation import run_isolated
 from dataagent.sources.results import (
     PILOT_ROWS,
     QueryError,
@@ -23,29 +26,36 @@ from dataagent.sources.results import (
     build_result,
     failed_result,
 )
+from dataagent.sources.sessions import DEFAULT_MEMORY_MB, Row
 
 DEFAULT_MAX_ROWS = 500
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_CELL_CHARS = 2000
+# Engines that run inside the process that opens them and whose own memory limit does not
+# bound a result: their queries run in a child process (see sources/isolation.py).
+ISOLATED_DIALECTS = frozenset({"duckdb"})
 
 
 def execute_query(
     spec: ConnectionSpec,
     sql: str,
     *,
+    policy: AccessPolicy,
     allowed_tables: Collection[str] | None = None,
     max_rows: int = DEFAULT_MAX_ROWS,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_cell_chars: int = DEFAULT_MAX_CELL_CHARS,
+    memory_mb: int = DEFAULT_MEMORY_MB,
     pilot: bool = False,
     guard_enabled: bool = True,
 ) -> QueryResult:
     """Run one read-only query safely; raise QueryError (a DataAgentError) on any failure.
 
-    `pilot=True` caps the result at 10 rows. `guard_enabled=False` is for tests only: it
-    skips the SQL guard (and the row-cap rewrite) to prove the database layer alone holds.
+    `policy` says which files and accounts may be used. `pilot=True` caps the result at 10
+    rows. `guard_enabled=False` is for tests only: it skips the SQL guard (and the row-cap
+    rewrite) to prove the database layer alone holds.
     """
     row_cap = min(PILOT_ROWS, max_rows) if pilot else max_rows
     record: dict[str, Any] = {
@@ -62,43 +72,43 @@ def execute_query(
             record["tables"] = [t.qualified for t in approved.tables]
         else:
             record["executed_sql"] = sql
-        with open_readonly(spec, timeout_s=timeout_s) as session:
-            ran = time.perf_counter()
-            columns, rows = session.fetch(record["executed_sql"], max_rows=row_cap + 1)
-            record["execution_ms"] = _ms_since(ran)
-        return build_result(
-            columns,
-            rows,
-            max_rows=row_cap,
-            max_bytes=max_bytes,
-            max_cell_chars=max_cell_chars,
-            **record,
-        )
+        work = (spec, policy, timeout_s, memory_mb, row_cap, max_bytes, max_cell_chars, record)
+        if spec.dialect in ISOLATED_DIALECTS:
+            return run_isolated(_run, *work, timeout_s=timeout_s, memory_mb=memory_mb)
+        return _run(*work)
     except DataAgentError as error:
         record.setdefault("execution_ms", _ms_since(started))
         result = failed_result(error, max_rows=row_cap, **record)
         raise QueryError(error.code, error.message, result) from None
 
 
-def execute_with_settings(
+def _run(
     spec: ConnectionSpec,
-    sql: str,
-    settings: Settings,
-    *,
-    allowed_tables: Collection[str] | None = None,
-    pilot: bool = False,
+    policy: AccessPolicy,
+    timeout_s: float,
+    memory_mb: int,
+    row_cap: int,
+    max_bytes: int,
+    max_cell_chars: int,
+    record: dict[str, Any],
 ) -> QueryResult:
-    """`execute_query` with the limits taken from Settings (query_* fields)."""
-    return execute_query(
-        spec,
-        sql,
-        allowed_tables=allowed_tables,
-        max_rows=settings.query_max_rows,
-        timeout_s=settings.query_timeout_s,
-        max_bytes=settings.query_max_bytes,
-        max_cell_chars=settings.query_max_cell_chars,
-        pilot=pilot,
-    )
+    """Open the session, stream the statement's rows into a capped result, close."""
+    with open_readonly(spec, policy, timeout_s=timeout_s, memory_mb=memory_mb) as session:
+        ran = time.perf_counter()
+
+        def capped(columns: list[str], rows: Iterator[Row]) -> QueryResult:
+            return build_result(
+                columns,
+                rows,
+                max_rows=row_cap,
+                max_bytes=max_bytes,
+                max_cell_chars=max_cell_chars,
+                **record,
+            )
+
+        result = session.stream(record["executed_sql"], capped)
+    result.execution_ms = _ms_since(ran)
+    return result
 
 
 def _ms_since(start: float) -> int:

@@ -1,29 +1,38 @@
 """Read-only database sessions, one class per dialect, each hardened at the database layer.
 
 Every session is opened for one unit of work and closed after it: no connection, and so no
-session state, is ever reused across queries. Each `fetch` runs exactly one statement through
-a protocol that cannot carry two, under a server-side time limit plus a client-side watchdog.
+session state, is ever reused across queries. Each `stream` runs exactly one statement through
+a protocol that cannot carry two, under a server-side time limit plus a client-side watchdog,
+and hands rows over one at a time, so a caller that stops at its caps never holds the rest.
+Sessions for accounts that could step outside a read-only transaction (superusers, FILE,
+SUPER) are refused unless the caller allows them.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import logging
 import math
+import re
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from types import TracebackType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 from urllib.parse import quote
 
 import duckdb
 import psycopg
 import pymysql
+import pymysql.cursors
 from psycopg import sql as pgsql
+from psycopg.adapt import Buffer, Loader
 
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.access import privileged_account_error
 from dataagent.sources.driver_errors import TIMEOUT_MESSAGE, query_error
 from dataagent.sources.policy import Dialect, denied_function_reason
 
@@ -36,10 +45,17 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
     duckdb.Error,
 )
 Rows = list[tuple[Any, ...]]
+Row = tuple[Any, ...]
+T = TypeVar("T")
+# What a streaming caller does with the columns and the row iterator.
+Consumer = Callable[[list[str], Iterator[Row]], T]
 
-# DuckDB resource limits for one query session.
-DUCKDB_MEMORY_LIMIT = "1GB"
+# Memory an embedded engine may use (DuckDB memory_limit; SQLite's process-wide heap limit).
+DEFAULT_MEMORY_MB = 512
 DUCKDB_THREADS = 2
+# Characters of one text value read from a server before the rest is dropped: the result
+# keeps far fewer (the executor's cell cap), so longer text is never decoded in full.
+TEXT_READ_CHARS = 8192
 # SQLite: how many virtual-machine steps between two looks at the clock.
 SQLITE_PROGRESS_STEPS = 1000
 # PRAGMAs that only read the schema, allowed when a session is opened for introspection.
@@ -91,26 +107,38 @@ class ReadOnlySession(ABC):
         self.timeout_s = timeout_s
         self.secrets = list(secrets)
 
-    def fetch(
-        self, sql: str, *, max_rows: int, params: Sequence[Any] | None = None
-    ) -> tuple[list[str], Rows]:
-        """Run one statement; return its column names and at most `max_rows` rows."""
+    def stream(self, sql: str, consume: Consumer[T], *, params: Sequence[Any] | None = None) -> T:
+        """Run one statement and hand its columns and rows, fetched one by one, to `consume`.
+
+        The time limit covers the fetching too. Rows `consume` does not read are never
+        fetched: the statement is stopped when it returns.
+        """
         started = time.monotonic()
         watchdog = Watchdog(self.timeout_s + self.watchdog_grace_s, self._interrupt)
         try:
             with watchdog:
-                columns, rows = self._run(sql, params, max_rows)
+                result = self._run(sql, params, consume)
         except DRIVER_ERRORS as exc:
             timed_out = watchdog.fired or time.monotonic() - started >= self.timeout_s
             raise query_error(exc, self.dialect, self.secrets, timed_out=timed_out) from None
         if watchdog.fired or time.monotonic() - started >= self.timeout_s:
             # Some servers end an interrupted SLEEP or BENCHMARK with a normal row.
             raise DataAgentError(ErrorCode.QUERY_TIMEOUT, TIMEOUT_MESSAGE)
-        return columns, rows
+        return result
+
+    def fetch(
+        self, sql: str, *, max_rows: int, params: Sequence[Any] | None = None
+    ) -> tuple[list[str], Rows]:
+        """Run one statement; return its column names and at most `max_rows` rows."""
+
+        def take(columns: list[str], rows: Iterator[Row]) -> tuple[list[str], Rows]:
+            return columns, list(itertools.islice(rows, max_rows))
+
+        return self.stream(sql, take, params=params)
 
     @abstractmethod
-    def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
-        """Execute one statement and fetch up to `max_rows` rows."""
+    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+        """Execute one statement and pass its columns and a lazy row iterator to `consume`."""
 
     @abstractmethod
     def _interrupt(self) -> None:
@@ -121,6 +149,63 @@ class ReadOnlySession(ABC):
         """Roll back and close the connection."""
 
 
+class _CappedTextLoader(Loader):
+    """Text as str, decoding at most TEXT_READ_CHARS characters of it."""
+
+    def load(self, data: Buffer) -> str:
+        return _capped_text(data)
+
+
+class _CappedJsonLoader(Loader):
+    """JSON parsed when short; longer documents stay (capped) text for the cell cap to cut."""
+
+    def load(self, data: Buffer) -> Any:
+        if len(data) <= TEXT_READ_CHARS:
+            return json.loads(bytes(data))
+        return _capped_text(data)
+
+
+class _ByteaSizeLoader(Loader):
+    """bytea as the placeholder results show, without decoding the bytes."""
+
+    def load(self, data: Buffer) -> str:
+        size = len(data)
+        if bytes(data[:2]) == b"\\x":  # hex output: two characters per byte
+            size = (size - 2) // 2
+        return f"<binary: {size} bytes>"
+
+
+def _capped_text(data: Buffer) -> str:
+    # Four bytes cover any UTF-8 character; one character over the cap marks the cut.
+    head = bytes(data[: TEXT_READ_CHARS * 4 + 4])
+    return head.decode("utf-8", "replace")[: TEXT_READ_CHARS + 1]
+
+
+_PG_CAPPED_LOADERS: tuple[tuple[str, type[Loader]], ...] = (
+    *((name, _CappedTextLoader) for name in ("text", "varchar", "bpchar", "name", "xml")),
+    *((name, _CappedJsonLoader) for name in ("json", "jsonb")),
+    ("bytea", _ByteaSizeLoader),
+)
+
+
+# How a long value of each type is cut on the server (see PostgresSession._capped_statement).
+_PG_TEXT_CAP = pgsql.SQL("left({value}::text, {limit})")
+_PG_CAPPED_OIDS: dict[int, pgsql.SQL] = {
+    **dict.fromkeys((25, 1043, 1042, 19, 142), _PG_TEXT_CAP),  # text, varchar, char, name, xml
+    **{
+        oid: pgsql.SQL(
+            "CASE WHEN octet_length({value}::text) > {limit}"
+            f" THEN to_json(left({{value}}::text, {{limit}}))::{name} ELSE {{value}} END"
+        )
+        for oid, name in ((114, "json"), (3802, "jsonb"))
+    },
+    17: pgsql.SQL(  # bytea
+        "CASE WHEN octet_length({value}) > {limit} THEN substr({value}, 1, {limit})"
+        " ELSE {value} END"
+    ),
+}
+
+
 class PostgresSession(ReadOnlySession):
     """PostgreSQL: READ ONLY transaction, SET LOCAL limits, prepared single statements."""
 
@@ -128,11 +213,18 @@ class PostgresSession(ReadOnlySession):
     paramstyle = "format"
     watchdog_grace_s = 1.0
     superuser = False
+    privileged: str | None = None
 
     def __init__(
-        self, params: dict[str, Any], timeout_s: float, secrets: Sequence[str | None]
+        self,
+        params: dict[str, Any],
+        timeout_s: float,
+        secrets: Sequence[str | None],
+        *,
+        allow_privileged: bool = False,
     ) -> None:
         super().__init__(timeout_s, secrets)
+        self._allow_privileged = allow_privileged
         self._conn = psycopg.connect(
             **params,
             autocommit=False,
@@ -162,13 +254,26 @@ class PostgresSession(ReadOnlySession):
             cur.execute("SET LOCAL standard_conforming_strings = on")
             # Also takes the transaction's snapshot, after which it can no longer be made
             # read-write by anything the user's statement does.
-            cur.execute(
-                "SELECT current_setting('is_superuser'), current_setting('server_version'),"
-                " current_setting('server_version_num')::int, current_schemas(false)"
+            cur.execute(_PG_SESSION_FACTS)
+            superuser, version, version_num, schemas, createrole, file_roles = cur.fetchone() or (
+                "off",
+                "",
+                0,
+                [],
+                False,
+                [],
             )
-            superuser, version, version_num, schemas = cur.fetchone() or ("off", "", 0, [])
             self.server_version = str(version)
             self.superuser = superuser == "on"
+            self.privileged = _pg_privilege(self.superuser, bool(createrole), file_roles or [])
+            if self.privileged is not None:
+                if not self._allow_privileged:
+                    raise privileged_account_error(self.privileged)
+                log.warning(
+                    "running a query as a privileged PostgreSQL account (%s); allowed by "
+                    "DATAAGENT_ALLOW_PRIVILEGED_ACCOUNTS",
+                    self.privileged,
+                )
             if self.superuser and version_num >= 140000:
                 # Drop superuser powers (server files, programs) for this transaction, and
                 # keep the search path the login role had ("$user" would change meaning).
@@ -177,13 +282,57 @@ class PostgresSession(ReadOnlySession):
                     path = pgsql.SQL(", ").join(pgsql.Identifier(str(n)) for n in schemas)
                     cur.execute(pgsql.SQL("SET LOCAL search_path = {}").format(path))
 
-    def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
+    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+        if not params:
+            sql = self._capped_statement(sql)
         with self._conn.cursor() as cur:
-            # prepare=True sends Parse/Bind/Execute: the server rejects a second statement.
-            cur.execute(sql, params, prepare=True)
-            if cur.description is None:
-                return [], []
-            return [c.name for c in cur.description], list(cur.fetchmany(max_rows))
+            for type_name, loader in _PG_CAPPED_LOADERS:
+                cur.adapters.register_loader(type_name, loader)
+            # stream() always uses the extended protocol (Parse/Bind/Execute), which cannot
+            # carry a second statement, and receives rows one at a time (single-row mode);
+            # leaving it early cancels the statement and drops what is still in flight.
+            rows = cast(Generator[Row, None, None], cur.stream(sql, params))
+            try:
+                first = next(rows, None)
+                columns = [c.name for c in cur.description or ()]
+                head = () if first is None else (first,)
+                return consume(columns, itertools.chain(head, rows))
+            finally:
+                rows.close()
+
+    def _capped_statement(self, sql: str) -> str:
+        """The statement with long text, JSON and bytea values cut by the server.
+
+        A PostgreSQL value may be up to 1 GB and the client receives a row whole, so values
+        are cut before they are sent: the statement is parsed and described (not run) to
+        learn its column types, then wrapped. Other columns pass through unchanged.
+        """
+        pgconn = self._conn.pgconn
+        parsed = pgconn.prepare(b"", sql.encode())
+        if parsed.status != psycopg.pq.ExecStatus.COMMAND_OK:
+            raise psycopg.errors.error_from_result(parsed, encoding=self._conn.info.encoding)
+        described = pgconn.describe_prepared(b"")
+        oids = [described.ftype(i) for i in range(described.nfields)]
+        if not any(oid in _PG_CAPPED_OIDS for oid in oids):
+            return sql
+        names = [
+            (described.fname(i) or b"?column?").decode(self._conn.info.encoding, "replace")
+            for i in range(described.nfields)
+        ]
+        limit = pgsql.Literal(TEXT_READ_CHARS)
+        columns = []
+        for i, oid in enumerate(oids):
+            value = pgsql.SQL("{}.{}").format(pgsql.Identifier("_da_c"), pgsql.Identifier(f"c{i}"))
+            template = _PG_CAPPED_OIDS.get(oid, pgsql.SQL("{value}"))
+            expression = template.format(value=value, limit=limit)
+            columns.append(pgsql.SQL("{} AS {}").format(expression, pgsql.Identifier(names[i])))
+        wrapped = pgsql.SQL("SELECT {} FROM ({}) AS {}({})").format(
+            pgsql.SQL(", ").join(columns),
+            pgsql.SQL(sql),  # the approved, re-generated statement
+            pgsql.Identifier("_da_c"),
+            pgsql.SQL(", ").join(pgsql.Identifier(f"c{i}") for i in range(len(oids))),
+        )
+        return wrapped.as_string(self._conn)
 
     def _interrupt(self) -> None:
         self._conn.cancel_safe(timeout=5.0)
@@ -203,11 +352,19 @@ class MySQLSession(ReadOnlySession):
     dialect = "mysql"
     paramstyle = "format"
     watchdog_grace_s = 0.5
+    privileged: str | None = None
 
     def __init__(
-        self, params: dict[str, Any], timeout_s: float, secrets: Sequence[str | None]
+        self,
+        params: dict[str, Any],
+        timeout_s: float,
+        secrets: Sequence[str | None],
+        *,
+        allow_privileged: bool = False,
     ) -> None:
         super().__init__(timeout_s, secrets)
+        self._allow_privileged = allow_privileged
+        self._abandoned = False
         self._params = dict(
             params,
             connect_timeout=max(1, math.ceil(min(timeout_s, 10))),
@@ -229,6 +386,15 @@ class MySQLSession(ReadOnlySession):
         self.mariadb = "mariadb" in self.server_version.lower()
         wait_s = max(1, math.ceil(self.timeout_s))
         with self._conn.cursor() as cur:
+            self.privileged = _mysql_privilege(cur)
+            if self.privileged is not None:
+                if not self._allow_privileged:
+                    raise privileged_account_error(self.privileged)
+                log.warning(
+                    "running a query as a privileged MySQL/MariaDB account (%s); allowed by "
+                    "DATAAGENT_ALLOW_PRIVILEGED_ACCOUNTS",
+                    self.privileged,
+                )
             cur.execute("SET SESSION TRANSACTION READ ONLY")
             if self.mariadb:
                 cur.execute("SET SESSION max_statement_time = %s", (float(self.timeout_s),))
@@ -238,12 +404,18 @@ class MySQLSession(ReadOnlySession):
             cur.execute("SET SESSION innodb_lock_wait_timeout = %s", (wait_s,))
             cur.execute("START TRANSACTION READ ONLY")
 
-    def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
-        with self._conn.cursor() as cur:
-            cur.execute(sql, params)
-            if cur.description is None:
-                return [], []
-            return [c[0] for c in cur.description], list(cur.fetchmany(max_rows))
+    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+        # An unbuffered cursor reads rows off the socket as they are asked for. Stopping
+        # early leaves the rest unread, so the connection is then closed, never reused.
+        cur = self._conn.cursor(pymysql.cursors.SSCursor)
+        self._abandoned = True
+        cur.execute(sql, params)
+        columns = [c[0] for c in cur.description or ()]
+        rows: Iterator[Row] = iter(cur.fetchone, None) if cur.description else iter(())
+        result = consume(columns, rows)
+        if cur.description is None or cur.fetchone() is None:
+            self._abandoned = False  # the whole result was read: the connection is clean
+        return result
 
     def _interrupt(self) -> None:
         # A statement can lift its own max_statement_time (SET STATEMENT ... FOR); KILL
@@ -256,6 +428,11 @@ class MySQLSession(ReadOnlySession):
             killer.close()
 
     def close(self) -> None:
+        if self._abandoned:
+            # Unread rows are still on the socket: drop the connection (the server rolls the
+            # transaction back) rather than reading them all to send a ROLLBACK.
+            self._conn._force_close()
+            return
         try:
             self._conn.rollback()
         except pymysql.err.MySQLError:
@@ -277,6 +454,7 @@ class SQLiteSession(ReadOnlySession):
         secrets: Sequence[str | None],
         *,
         catalog_access: bool = False,
+        memory_mb: int = DEFAULT_MEMORY_MB,
     ) -> None:
         super().__init__(timeout_s, secrets)
         self._catalog_access = catalog_access
@@ -289,6 +467,14 @@ class SQLiteSession(ReadOnlySession):
             check_same_thread=False,
         )
         try:
+            # SQLite's heap limit is process-wide (every SQLite connection of the server
+            # counts against it); the length limit bounds any one string or blob, so a
+            # query cannot build a value bigger than this however it tries.
+            self._conn.execute(f"PRAGMA hard_heap_limit = {int(memory_mb) << 20}")
+            self._conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(1, int(memory_mb) << 17))
+            # Read the schema now: a file that is not a database fails here, at open, with
+            # the same message as a missing one.
+            self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             self._conn.execute("PRAGMA query_only = 1")
             # VACUUM INTO and ATTACH both attach a database; allow none.
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
@@ -319,14 +505,14 @@ class SQLiteSession(ReadOnlySession):
     def _past_deadline(self) -> int:
         return 1 if time.monotonic() > self._deadline else 0
 
-    def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
+    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
         self._deadline = time.monotonic() + self.timeout_s
-        # Python's sqlite3 refuses a string holding more than one statement.
+        # Python's sqlite3 refuses a string holding more than one statement; its cursor
+        # steps the statement one row at a time as it is iterated.
         cur = self._conn.execute(sql, tuple(params or ()))
         try:
-            if cur.description is None:
-                return [], []
-            return [c[0] for c in cur.description], list(cur.fetchmany(max_rows))
+            columns = [c[0] for c in cur.description or ()]
+            return consume(columns, iter(cur) if cur.description else iter(()))
         finally:
             cur.close()
 
@@ -343,7 +529,14 @@ class DuckDBSession(ReadOnlySession):
     dialect = "duckdb"
     paramstyle = "qmark"
 
-    def __init__(self, path: str, timeout_s: float, secrets: Sequence[str | None]) -> None:
+    def __init__(
+        self,
+        path: str,
+        timeout_s: float,
+        secrets: Sequence[str | None],
+        *,
+        memory_mb: int = DEFAULT_MEMORY_MB,
+    ) -> None:
         super().__init__(timeout_s, secrets)
         self._conn = duckdb.connect(
             path,
@@ -354,7 +547,7 @@ class DuckDBSession(ReadOnlySession):
                 "autoload_known_extensions": False,
                 "allow_community_extensions": False,
                 "allow_unsigned_extensions": False,
-                "memory_limit": DUCKDB_MEMORY_LIMIT,
+                "memory_limit": f"{int(memory_mb)}MB",
                 "threads": DUCKDB_THREADS,
                 "lock_configuration": True,
             },
@@ -366,7 +559,7 @@ class DuckDBSession(ReadOnlySession):
             self._conn.close()
             raise
 
-    def _run(self, sql: str, params: Sequence[Any] | None, max_rows: int) -> tuple[list[str], Rows]:
+    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
         # DuckDB's execute() would run every statement in the string: split it with DuckDB's
         # own parser and send exactly one, and only a SELECT.
         statements = self._conn.extract_statements(sql)
@@ -384,12 +577,79 @@ class DuckDBSession(ReadOnlySession):
                 f"not {statement.type.name}.",
             )
         cur = self._conn.execute(statement, list(params) if params else None)
-        if cur.description is None:
-            return [], []
-        return [c[0] for c in cur.description], list(cur.fetchmany(max_rows))
+        columns = [c[0] for c in cur.description or ()]
+        return consume(columns, iter(cur.fetchone, None) if cur.description else iter(()))
 
     def _interrupt(self) -> None:
         self._conn.interrupt()
 
     def close(self) -> None:
         self._conn.close()
+
+
+# --- privileged accounts --------------------------------------------------------------------
+
+# Login facts read before the user's statement. Membership in the file roles, or CREATEROLE
+# (which can grant itself those roles), reaches server files from inside a read-only session.
+_PG_SESSION_FACTS = """
+SELECT current_setting('is_superuser'), current_setting('server_version'),
+       current_setting('server_version_num')::int, current_schemas(false),
+       r.rolcreaterole,
+       ARRAY(SELECT f.rolname::text FROM pg_roles f
+             WHERE f.rolname IN ('pg_read_server_files', 'pg_write_server_files',
+                                 'pg_execute_server_program')
+               AND pg_has_role(current_user, f.oid, 'MEMBER'))
+FROM pg_roles r WHERE r.rolname = current_user
+"""
+
+
+def _pg_privilege(superuser: bool, createrole: bool, file_roles: Sequence[str]) -> str | None:
+    if superuser:
+        return "is a PostgreSQL superuser"
+    if file_roles:
+        return f"is a member of {', '.join(sorted(file_roles))}"
+    if createrole:
+        return "has CREATEROLE (it can grant itself the server-file roles)"
+    return None
+
+
+# Global privileges a read-only account may hold; anything else on *.* is too much.
+_MYSQL_SAFE_GLOBAL = frozenset({"USAGE", "SELECT", "SHOW VIEW", "SHOW DATABASES"})
+_MYSQL_GRANT = re.compile(r"^GRANT\s+(?P<privs>.+?)\s+ON\s+(?P<target>\S+)\s+TO\s", re.I | re.S)
+_MYSQL_ROLE_GRANT = re.compile(r"^GRANT\s+(?P<roles>`[^`]+`(?:\s*,\s*`[^`]+`)*)\s+TO\s", re.I)
+
+
+def _mysql_privilege(cur: Any) -> str | None:
+    """Why the account's grants reach past a read-only session, or None when they do not."""
+    pending: list[str | None] = [None]  # None: the account itself; then its roles
+    seen: set[str] = set()
+    while pending:
+        role = pending.pop()
+        try:
+            if role is None:
+                cur.execute("SHOW GRANTS")
+            else:
+                cur.execute("SHOW GRANTS FOR %s", (role,))
+        except pymysql.err.MySQLError:
+            return f"holds role {role}, whose grants cannot be read"
+        for (line,) in cur.fetchall():
+            text = str(line)
+            roles = _MYSQL_ROLE_GRANT.match(text)
+            if roles is not None:
+                for name in re.findall(r"`([^`]+)`", roles.group("roles")):
+                    if name not in seen:
+                        seen.add(name)
+                        pending.append(name)
+                continue
+            grant = _MYSQL_GRANT.match(text)
+            if grant is None:
+                continue
+            privileges = {
+                p.strip().upper() for p in re.sub(r"\([^)]*\)", "", grant.group("privs")).split(",")
+            }
+            if "PROXY" in privileges:
+                return "may act as other accounts (PROXY)"
+            if grant.group("target") == "*.*" and not privileges <= _MYSQL_SAFE_GLOBAL:
+                extra = sorted(privileges - _MYSQL_SAFE_GLOBAL)
+                return f"holds the server-wide privilege {', '.join(extra)}"
+    return None

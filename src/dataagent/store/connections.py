@@ -6,9 +6,12 @@ import uuid
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.access import AccessPolicy
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.engines import FILE_DIALECTS, ConnectionSpec
 from dataagent.store import audit
@@ -16,18 +19,44 @@ from dataagent.store.models import Connection
 from dataagent.store.ownership import get_owned
 from dataagent.store.types import utcnow
 
+# Connections Data Agent made itself for a file it keeps (an upload, the demo database):
+# their file may lie in the data directory, and nobody may point them anywhere else.
+MANAGED_KINDS = frozenset({"files", "demo"})
 
-def check_file_target(spec: ConnectionSpec, protected: list[Path]) -> None:
-    """Refuse file connections that would expose the app's own files (its database, keys)."""
-    if spec.dialect not in FILE_DIALECTS:
-        return
-    target = Path(spec.endpoint().database or "").expanduser().resolve()
-    for path in protected:
-        path = path.resolve()
-        if target == path or path in target.parents:
-            raise DataAgentError(
-                ErrorCode.VALIDATION_ERROR, "That file belongs to Data Agent itself."
-            )
+
+def private_paths(settings: Settings) -> list[Path]:
+    """What no connection may open: the data directory, and the app database wherever it is."""
+    paths = [settings.data_dir]
+    url = make_url(settings.resolved_database_url)
+    if url.get_backend_name() == "sqlite" and url.database:
+        db = Path(url.database)
+        paths += [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")]
+    return paths
+
+
+def access_policy(
+    settings: Settings, kind: str = "database", spec: ConnectionSpec | None = None
+) -> AccessPolicy:
+    """The access policy for opening a connection of this kind on this server."""
+    own: list[Path] = []
+    if kind in MANAGED_KINDS and spec is not None and spec.dialect in FILE_DIALECTS:
+        own.append(Path(spec.endpoint().database or ""))
+    return AccessPolicy.server(
+        file_roots=settings.file_roots,
+        private_roots=private_paths(settings),
+        own_files=own,
+        allow_privileged=settings.allow_privileged_accounts,
+    )
+
+
+def check_editable(connection: Connection) -> None:
+    """Refuse new credentials for a connection Data Agent manages (an upload's, the demo's)."""
+    if connection.kind in MANAGED_KINDS:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            "This connection belongs to an uploaded dataset (or the demo); its file cannot "
+            "be changed. Rename it, or upload the files again.",
+        )
 
 
 async def list_connections(session: AsyncSession, owner_id: uuid.UUID) -> list[Connection]:

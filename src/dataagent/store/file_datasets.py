@@ -13,6 +13,7 @@ from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.datasets import DatasetRegistry, DatasetSchema
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.files import Upload
+from dataagent.sources.pool import QueryPool
 from dataagent.store import audit
 from dataagent.store.models import Connection, FileDataset
 from dataagent.store.ownership import get_owned
@@ -22,13 +23,14 @@ async def create_dataset(
     session: AsyncSession,
     registry: DatasetRegistry,
     cipher: CredentialCipher,
+    pool: QueryPool,
     owner_id: uuid.UUID,
     name: str,
     uploads: Sequence[Upload],
     description: str | None,
 ) -> FileDataset:
-    """Ingest the files and register a dataset with its own read-only DuckDB connection."""
-    entry = await asyncio.to_thread(registry.create, name, uploads, description)
+    """Ingest the files (on the query pool) and register a dataset with its own connection."""
+    entry = await pool.run(owner_id, registry.create, name, uploads, description)
     try:
         spec = ConnectionSpec(dialect="duckdb", database=str(registry.database_path(entry.id)))
         connection = Connection(
@@ -80,10 +82,10 @@ async def get_dataset(
 
 
 async def dataset_schema(
-    registry: DatasetRegistry, dataset: FileDataset, sample_rows: int
+    registry: DatasetRegistry, pool: QueryPool, dataset: FileDataset, sample_rows: int
 ) -> DatasetSchema:
     """The dataset's tables and columns, with sample rows when asked for."""
-    return await asyncio.to_thread(registry.schema, dataset.registry_id, sample_rows)
+    return await pool.run(dataset.owner_id, registry.schema, dataset.registry_id, sample_rows)
 
 
 async def delete_dataset(

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-from collections.abc import Collection
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError
-from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.executor import execute_query
+from dataagent.sources.pool import QueryPool
 from dataagent.sources.results import QueryError, QueryResult
 from dataagent.store.models import QueryRun
 from dataagent.store.ownership import get_owned
+from dataagent.store.targets import QueryTarget
 
 PREVIEW_ROWS = 5
 
@@ -33,13 +32,11 @@ def _summary(result: QueryResult) -> dict[str, Any]:
 async def execute_and_record(
     session: AsyncSession,
     settings: Settings,
+    pool: QueryPool,
     owner_id: uuid.UUID,
-    spec: ConnectionSpec,
+    target: QueryTarget,
     sql: str,
     *,
-    connection_id: uuid.UUID | None,
-    ontology_id: uuid.UUID | None = None,
-    allowed_tables: Collection[str] | None = None,
     max_rows: int | None = None,
     pilot: bool = False,
     question: str | None = None,
@@ -47,32 +44,36 @@ async def execute_and_record(
     plan: dict[str, Any] | None = None,
     dataset_version: str | None = None,
 ) -> tuple[QueryResult, QueryRun]:
-    """Run SQL through the executor and store its run capsule, whether it succeeds or fails.
+    """Run SQL through the executor on the query pool and store its run capsule.
 
-    A failure is re-raised after it is recorded, with the run id in the error's details.
+    The capsule is stored whether the query succeeds or fails; a failure is re-raised after
+    it is recorded, with the run id in the error's details. A user over their share of the
+    pool gets RATE_LIMITED before anything runs (and nothing is recorded).
     """
 
     def run() -> QueryResult:
         return execute_query(
-            spec,
+            target.spec,
             sql,
-            allowed_tables=allowed_tables,
+            policy=target.policy,
+            allowed_tables=target.allowed_tables,
             max_rows=max_rows or settings.query_max_rows,
             timeout_s=settings.query_timeout_s,
             max_bytes=settings.query_max_bytes,
             max_cell_chars=settings.query_max_cell_chars,
+            memory_mb=settings.query_memory_mb,
             pilot=pilot,
         )
 
     error: QueryError | None = None
     try:
-        result = await asyncio.to_thread(run)
+        result = await pool.run(owner_id, run)
     except QueryError as exc:
         error, result = exc, exc.result
     record = QueryRun(
         owner_id=owner_id,
-        connection_id=connection_id,
-        ontology_id=ontology_id,
+        connection_id=target.connection_id,
+        ontology_id=target.ontology_id,
         dataset_version=dataset_version,
         question=question,
         mode=mode,

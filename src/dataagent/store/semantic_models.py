@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 from sqlalchemy import select
@@ -11,22 +10,33 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.yaml_io import dump_yaml, load_yaml
-from dataagent.sources.engines import ConnectionSpec
+from dataagent.sources.access import AccessPolicy
+from dataagent.sources.engines import FILE_DIALECTS, ConnectionSpec, check_access
 from dataagent.sources.introspection import introspect
+from dataagent.sources.pool import QueryPool
 from dataagent.store import audit
 from dataagent.store.models import SemanticModelRecord
 from dataagent.store.ownership import get_owned
 
 
 def introspect_and_generate(
-    spec: ConnectionSpec, name: str, description: str | None = None
+    spec: ConnectionSpec, policy: AccessPolicy, name: str, description: str | None = None
 ) -> SemanticModel:
-    """Read a database's schema and generate its semantic model (blocking; no LLM)."""
+    """Read a database's schema and generate its semantic model (blocking; no LLM).
+
+    The policy is applied first, as on every open: a file must be one the policy allows (its
+    resolved path is what is read), and a server account must not be privileged.
+    """
     endpoint = spec.endpoint()
+    database = endpoint.database
+    if spec.dialect in FILE_DIALECTS:
+        database = str(policy.check_file(database or ""))
+    else:
+        check_access(spec, policy, timeout_s=30.0, require_reachable=True)
     parts = {
         "host": endpoint.host,
         "port": endpoint.port,
-        "database": endpoint.database,
+        "database": database,
         "username": endpoint.username,
         "password": endpoint.password,
     }
@@ -43,14 +53,16 @@ def _apply(record: SemanticModelRecord, model: SemanticModel, text: str) -> None
 
 async def create_from_connection(
     session: AsyncSession,
+    pool: QueryPool,
     owner_id: uuid.UUID,
     connection_id: uuid.UUID,
     spec: ConnectionSpec,
+    policy: AccessPolicy,
     name: str,
     description: str | None,
 ) -> SemanticModelRecord:
-    """Introspect the connection, generate the model and store it."""
-    model = await asyncio.to_thread(introspect_and_generate, spec, name, description)
+    """Introspect the connection (on the query pool), generate the model and store it."""
+    model = await pool.run(owner_id, introspect_and_generate, spec, policy, name, description)
     record = SemanticModelRecord(
         owner_id=owner_id, connection_id=connection_id, name=name, description=description
     )

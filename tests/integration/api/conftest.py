@@ -44,6 +44,9 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
     upgrade(database_url)
     return Settings(
         data_dir=tmp_path / "data",
+        # Tests write their SQLite/DuckDB files under tmp_path; the data directory inside it
+        # stays private all the same.
+        file_roots=[tmp_path],
         database_url=database_url,
         secret_key="test-secret-key-that-is-long-enough-for-hs256",
         max_body_bytes=64 * 1024,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from tests.conftest import postgres_reader
 from tests.integration.api.conftest import World
 
 from dataagent.demo import DemoData, load_postgres, write_duckdb
@@ -23,25 +26,25 @@ DEMO_LINKS = {
 @pytest.fixture
 def target(
     request: pytest.FixtureRequest, tmp_path: Path, demo_data: DemoData
-) -> dict[str, object]:
+) -> Iterator[dict[str, object]]:
     """The demo retailer in DuckDB, or in a fresh PostgreSQL database (by host/port/...)."""
     if request.param == "duckdb":
         path = tmp_path / "retail.duckdb"
         write_duckdb(demo_data, path)
-        return {"dialect": "duckdb", "database": str(path)}
+        yield {"dialect": "duckdb", "database": str(path)}
+        return
     url: str = request.getfixturevalue("postgres_db")
     load_postgres(demo_data, url)
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    return {
-        "dialect": "postgresql",
-        "host": parts.hostname,
-        "port": parts.port,
-        "database": parts.path.lstrip("/"),
-        "username": parts.username,
-        "password": "not-needed-with-trust-auth",
-    }
+    with postgres_reader(url) as reader:
+        parts = urlsplit(reader)
+        yield {
+            "dialect": "postgresql",
+            "host": parts.hostname,
+            "port": parts.port,
+            "database": parts.path.lstrip("/"),
+            "username": parts.username,
+            "password": "not-needed-with-trust-auth",
+        }
 
 
 async def _build(world: World, body: dict[str, object]) -> tuple[str, str]:
@@ -177,10 +180,12 @@ async def test_connection_rules(world: World, tmp_path: Path) -> None:
         {"name": "x", "dialect": "oracle", "database": "x"},
         {"name": "x", "dialect": "postgresql", "database": "sales"},
         {"name": "x", "dialect": "postgresql", "url": "mysql://a@b/c"},
-        {"name": "x", "dialect": "sqlite", "database": str(tmp_path / "data" / "secret_key")},
     ):
         response = await client.post("/api/connections", json=bad)
         assert response.status_code == 400, (bad, response.text)
+    own_file = {"name": "x", "dialect": "sqlite", "database": str(tmp_path / "data" / "secret_key")}
+    response = await client.post("/api/connections", json=own_file)
+    assert response.status_code == 403, response.text
     renamed = await client.patch(f"/api/connections/{connection_id}", json={"name": "renamed"})
     assert renamed.json()["data"]["name"] == "renamed"
     assert (await client.delete(f"/api/connections/{connection_id}")).status_code == 204

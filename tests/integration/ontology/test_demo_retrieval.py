@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import LOCAL
 
 from dataagent.demo import DemoData, write_duckdb
 from dataagent.llm.embeddings import LocalMiniLMProvider
@@ -43,7 +44,8 @@ def index_and_provider(
 ) -> tuple[DatasetIndex, LocalMiniLMProvider]:
     path = Path(tmp_path_factory.mktemp("demo")) / "retail.duckdb"
     write_duckdb(demo_data, path)
-    model = introspect_and_generate(ConnectionSpec(dialect="duckdb", database=str(path)), "retail")
+    spec = ConnectionSpec(dialect="duckdb", database=str(path))
+    model = introspect_and_generate(spec, LOCAL, "retail")
     provider = LocalMiniLMProvider()
     return DatasetIndex(embed_datasets(provider, dataset_docs(model))), provider
 

@@ -18,19 +18,20 @@ import stat
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 import pymysql
 import pytest
 import yaml
+from tests.conftest import LOCAL, mysql_reader, postgres_reader
 
 from dataagent.errors import ErrorCode
+from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.executor import execute_query
 from dataagent.sources.results import QueryError, QueryResult
@@ -48,6 +49,8 @@ TRANSACTION_BLOCKED_CLASSES = {
     "sequence",
 }
 ATTACK_TIMEOUT_S = 1.0
+# The admin-only setting that lets a privileged account connect (DATAAGENT_ALLOW_PRIVILEGED_...).
+ADMIN_ALLOWED = AccessPolicy(allow_privileged=True)
 SLEEP_ASKED_S = 30.0  # what the sleep statements ask for
 
 
@@ -80,7 +83,7 @@ class Target:
     """One real database with the shop schema, and ways to check it did not change."""
 
     dialect: str
-    spec: ConnectionSpec  # the account queries run as
+    spec: ConnectionSpec  # the account queries run as (SELECT only)
     admin_spec: ConnectionSpec  # a privileged account, for the "even as admin" checks
     snapshot: Callable[[], Any]
     out_dir: Path
@@ -111,30 +114,6 @@ def _file_target(dialect: str, tmp_path: Path, out_dir: Path) -> Target:
         shop.build_duckdb(path)
     spec = ConnectionSpec(dialect=dialect, database=str(path))  # type: ignore[arg-type]
     return Target(dialect, spec, spec, lambda: shop.file_state(path), out_dir)
-
-
-def _with_user(url: str, user: str) -> str:
-    parts = urlsplit(url)
-    netloc = f"{user}@{parts.hostname}:{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-
-
-@contextmanager
-def _postgres_reader(url: str) -> Iterator[str]:
-    """A login role with SELECT on the shop only: how the docs say to connect."""
-    role = f"da_ro_{uuid.uuid4().hex[:10]}"
-    database = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT CONNECT ON DATABASE "{database}" TO "{role}"')
-        conn.execute(f'GRANT USAGE ON SCHEMA public TO "{role}"')
-        conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
-    try:
-        yield _with_user(url, role)
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 def _postgres_snapshot(url: str) -> Any:
@@ -168,29 +147,6 @@ def _mysql_connect(url: str) -> Any:
         password=parts.password or "",
         database=parts.path.lstrip("/"),
     )
-
-
-@contextmanager
-def _mysql_reader(url: str) -> Iterator[str]:
-    """An account with SELECT on the shop database only (no FILE, SUPER, RELOAD)."""
-    user = f"da_ro_{uuid.uuid4().hex[:10]}"
-    database = urlsplit(url).path.lstrip("/")
-    conn = _mysql_connect(url)
-    try:
-        with conn.cursor() as cur:
-            cur.execute(f"CREATE USER '{user}'@'%'")
-            cur.execute(f"GRANT SELECT ON `{database}`.* TO '{user}'@'%'")
-    finally:
-        conn.close()
-    try:
-        yield _with_user(url, user)
-    finally:
-        conn = _mysql_connect(url)
-        try:
-            with conn.cursor() as cur:
-                cur.execute(f"DROP USER IF EXISTS '{user}'@'%'")
-        finally:
-            conn.close()
 
 
 def _mysql_snapshot(url: str) -> Any:
@@ -230,7 +186,7 @@ def postgresql_target(postgres_db: str, out_dir: Path) -> Iterator[Target]:
     shop.build_postgres(postgres_db)
     parts = urlsplit(postgres_db)
     dsn = f"dbname={parts.path.lstrip('/')} host={parts.hostname} user={parts.username}"
-    with _postgres_reader(postgres_db) as reader_url:
+    with postgres_reader(postgres_db) as reader_url:
         yield Target(
             "postgresql",
             ConnectionSpec(dialect="postgresql", url=reader_url),  # type: ignore[arg-type]
@@ -244,7 +200,7 @@ def postgresql_target(postgres_db: str, out_dir: Path) -> Iterator[Target]:
 @pytest.fixture
 def mysql_target(mysql_db: str, out_dir: Path) -> Iterator[Target]:
     shop.build_mysql(lambda: _mysql_connect(mysql_db))
-    with _mysql_reader(mysql_db) as reader_url:
+    with mysql_reader(mysql_db) as reader_url:
         yield Target(
             "mysql",
             ConnectionSpec(dialect="mysql", url=reader_url),  # type: ignore[arg-type]
@@ -275,6 +231,7 @@ def run(spec: ConnectionSpec, sql: str, **options: Any) -> Outcome:
     """Run one statement through the executor and keep whatever happened."""
     started = time.monotonic()
     try:
+        options.setdefault("policy", LOCAL)
         result = execute_query(spec, sql, allowed_tables=shop.ALLOWED_TABLES, **options)
         return Outcome(result, None, time.monotonic() - started)
     except QueryError as error:
@@ -363,7 +320,13 @@ def test_read_only_transaction_blocks_writes_even_for_admin_accounts(
     assert len(entries) >= 15
     problems = []
     for entry in entries:
-        outcome = run(target.admin_spec, target.sql(entry), timeout_s=5, guard_enabled=False)
+        outcome = run(
+            target.admin_spec,
+            target.sql(entry),
+            timeout_s=5,
+            guard_enabled=False,
+            policy=ADMIN_ALLOWED,
+        )
         if outcome.code not in REFUSED:
             problems.append(f"{entry['id']}: {describe(outcome)}")
     assert problems == []

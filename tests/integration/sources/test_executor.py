@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -14,11 +15,12 @@ import psycopg
 import pymysql
 import pytest
 from pydantic import ValidationError
+from tests.conftest import LOCAL, mysql_reader, postgres_reader
 
-from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.access import OPEN_FAILED_MESSAGE, AccessPolicy
 from dataagent.sources.engines import ConnectionSpec, open_readonly, test_connection
-from dataagent.sources.executor import execute_query, execute_with_settings
+from dataagent.sources.executor import execute_query
 from dataagent.sources.results import QueryError, QueryResult, json_safe, to_json, to_markdown
 
 ROWS = 30
@@ -52,18 +54,19 @@ def duckdb_spec(tmp_path: Path) -> ConnectionSpec:
 
 
 @pytest.fixture
-def postgresql_spec(postgres_db: str) -> ConnectionSpec:
+def postgresql_spec(postgres_db: str) -> Iterator[ConnectionSpec]:
     with psycopg.connect(postgres_db, autocommit=True) as conn:
         conn.execute(
             "CREATE TABLE items AS SELECT g AS id, 'item ' || g AS name,"
             " (g * 1.25)::numeric(10,2) AS price, DATE '2024-01-01' + g AS day,"
             f" '{{\"k\": 1}}'::jsonb AS doc FROM generate_series(1, {ROWS}) AS g"
         )
-    return ConnectionSpec(dialect="postgresql", url=postgres_db)  # type: ignore[arg-type]
+    with postgres_reader(postgres_db) as reader:
+        yield ConnectionSpec(dialect="postgresql", url=reader)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-def mysql_spec(mysql_db: str) -> ConnectionSpec:
+def mysql_spec(mysql_db: str) -> Iterator[ConnectionSpec]:
     parts = urlsplit(mysql_db)
     conn = pymysql.connect(
         host=parts.hostname,
@@ -88,7 +91,8 @@ def mysql_spec(mysql_db: str) -> ConnectionSpec:
         conn.commit()
     finally:
         conn.close()
-    return ConnectionSpec(dialect="mysql", url=mysql_db)  # type: ignore[arg-type]
+    with mysql_reader(mysql_db) as reader:
+        yield ConnectionSpec(dialect="mysql", url=reader)  # type: ignore[arg-type]
 
 
 @pytest.fixture(params=["sqlite", "duckdb", "postgresql", "mysql"])
@@ -98,7 +102,7 @@ def spec(request: pytest.FixtureRequest) -> ConnectionSpec:
 
 
 def test_rows_are_capped_and_flagged(spec: ConnectionSpec) -> None:
-    result = execute_query(spec, "SELECT * FROM items ORDER BY id", max_rows=7)
+    result = execute_query(spec, "SELECT * FROM items ORDER BY id", max_rows=7, policy=LOCAL)
     assert result.status == "succeeded"
     assert result.row_count == len(result.rows) == 7
     assert result.truncated and result.truncated_by == "rows"
@@ -110,48 +114,57 @@ def test_rows_are_capped_and_flagged(spec: ConnectionSpec) -> None:
 
 
 def test_a_result_that_fits_is_not_truncated(spec: ConnectionSpec) -> None:
-    result = execute_query(spec, "SELECT id FROM items ORDER BY id", max_rows=ROWS)
+    result = execute_query(spec, "SELECT id FROM items ORDER BY id", max_rows=ROWS, policy=LOCAL)
     assert result.row_count == ROWS and not result.truncated
 
 
 def test_pilot_mode_returns_ten_rows(spec: ConnectionSpec) -> None:
-    result = execute_query(spec, "SELECT id FROM items ORDER BY id", pilot=True)
+    result = execute_query(spec, "SELECT id FROM items ORDER BY id", pilot=True, policy=LOCAL)
     assert result.pilot and result.row_count == 10 and result.truncated
     assert [r[0] for r in result.rows] == list(range(1, 11))
 
 
 def test_values_become_json_safe(spec: ConnectionSpec) -> None:
     if spec.dialect == "sqlite":
-        result = execute_query(spec, "SELECT price, blob FROM items WHERE id = 2")
+        result = execute_query(spec, "SELECT price, blob FROM items WHERE id = 2", policy=LOCAL)
         assert result.rows == [[3.0, "<binary: 2 bytes>"]]
         return
-    result = execute_query(spec, "SELECT price, day FROM items WHERE id = 2")
+    result = execute_query(spec, "SELECT price, day FROM items WHERE id = 2", policy=LOCAL)
     price, day = result.rows[0]
     assert price == 2.5 and isinstance(price, float)
     assert isinstance(day, str) and dt.date.fromisoformat(day)
 
 
-def test_postgres_json_and_superuser_privilege_drop(postgresql_spec: ConnectionSpec) -> None:
-    result = execute_query(postgresql_spec, "SELECT doc, current_user AS who FROM items LIMIT 1")
-    assert result.rows == [[{"k": 1}, "pg_read_all_data"]]
+def test_postgres_json(postgresql_spec: ConnectionSpec) -> None:
+    result = execute_query(postgresql_spec, "SELECT doc FROM items LIMIT 1", policy=LOCAL)
+    assert result.rows == [[{"k": 1}]]
+
+
+def test_an_allowed_superuser_drops_to_read_all_data(postgres_db: str) -> None:
+    admin = ConnectionSpec(dialect="postgresql", url=postgres_db)  # type: ignore[arg-type]
+    allowed = AccessPolicy(allow_privileged=True)
+    result = execute_query(admin, "SELECT current_user AS who", policy=allowed)
+    assert result.rows == [["pg_read_all_data"]]
 
 
 def test_byte_cap(spec: ConnectionSpec) -> None:
-    result = execute_query(spec, "SELECT id, name FROM items ORDER BY id", max_bytes=60)
+    result = execute_query(
+        spec, "SELECT id, name FROM items ORDER BY id", max_bytes=60, policy=LOCAL
+    )
     assert result.truncated and result.truncated_by == "bytes"
     assert 0 < result.row_count < ROWS
 
 
 def test_cell_cap(sqlite_spec: ConnectionSpec) -> None:
     sql = "SELECT 'abcdefghijklmnopqrstuvwxyz' AS letters FROM items LIMIT 2"
-    result = execute_query(sqlite_spec, sql, max_cell_chars=10)
+    result = execute_query(sqlite_spec, sql, max_cell_chars=10, policy=LOCAL)
     assert result.rows == [["abcdefghi…"], ["abcdefghi…"]]
     assert result.cells_cut == 2
 
 
 def test_policy_violation_carries_a_failed_record(spec: ConnectionSpec) -> None:
     with pytest.raises(QueryError) as caught:
-        execute_query(spec, "SELECT * FROM items; DELETE FROM items")
+        execute_query(spec, "SELECT * FROM items; DELETE FROM items", policy=LOCAL)
     error = caught.value
     assert isinstance(error, DataAgentError) and error.code is ErrorCode.SQL_POLICY_VIOLATION
     assert error.result.status == "failed"
@@ -161,7 +174,7 @@ def test_policy_violation_carries_a_failed_record(spec: ConnectionSpec) -> None:
 
 def test_query_errors_are_reported_without_secrets(spec: ConnectionSpec) -> None:
     with pytest.raises(QueryError) as caught:
-        execute_query(spec, "SELECT no_such_column FROM items")
+        execute_query(spec, "SELECT no_such_column FROM items", policy=LOCAL)
     assert caught.value.code is ErrorCode.QUERY_FAILED
     assert "no_such_column" in caught.value.message
     assert "127.0.0.1" not in caught.value.message
@@ -171,14 +184,14 @@ def test_query_errors_are_reported_without_secrets(spec: ConnectionSpec) -> None
 def test_timeouts_stop_runaway_queries(spec: ConnectionSpec) -> None:
     sql = "SELECT count(*) FROM items a, items b, items c, items d, items e, items f, items g"
     with pytest.raises(QueryError) as caught:
-        execute_query(spec, sql, timeout_s=0.5)
+        execute_query(spec, sql, timeout_s=0.5, policy=LOCAL)
     assert caught.value.code is ErrorCode.QUERY_TIMEOUT
     assert caught.value.result.status == "failed"
 
 
 def test_tables_outside_the_allow_list_are_refused(spec: ConnectionSpec) -> None:
     with pytest.raises(QueryError) as caught:
-        execute_query(spec, "SELECT * FROM items", allowed_tables=["orders"])
+        execute_query(spec, "SELECT * FROM items", allowed_tables=["orders"], policy=LOCAL)
     assert "not one of the tables" in caught.value.message
 
 
@@ -193,47 +206,40 @@ def test_connection_errors_are_sanitised(fixture: str, request: pytest.FixtureRe
     url = _with_password(request.getfixturevalue(fixture), "s3cret-pw")
     spec = ConnectionSpec(dialect="postgresql" if fixture == "postgres_db" else "mysql", url=url)  # type: ignore[arg-type]
     with pytest.raises(QueryError) as caught:
-        execute_query(spec, "SELECT 1")
+        execute_query(spec, "SELECT 1", policy=LOCAL)
     message = caught.value.message
     assert caught.value.code is ErrorCode.CONNECTION_FAILED
     assert message.startswith("Could not connect to the database")
     for secret in ("s3cret-pw", "127.0.0.1", "://"):
         assert secret not in message
-    check = test_connection(spec)
+    check = test_connection(spec, LOCAL)
     assert not check.ok and check.error_code == "CONNECTION_FAILED"
     assert check.error and "s3cret-pw" not in check.error
 
 
 def test_connection_check_reports_version_and_risks(spec: ConnectionSpec) -> None:
-    check = test_connection(spec)
+    check = test_connection(spec, LOCAL)
     assert check.ok and check.server_version and check.error is None
-    if spec.dialect in {"postgresql", "mysql"}:  # the test servers' admin accounts
-        assert check.warnings
+    assert check.warnings == []  # a read-only account
 
 
 def test_missing_database_file_is_a_connection_failure(tmp_path: Path) -> None:
     spec = ConnectionSpec(dialect="duckdb", database=str(tmp_path / "missing.duckdb"))
-    check = test_connection(spec)
+    check = test_connection(spec, LOCAL)
     assert not check.ok and check.error_code == "CONNECTION_FAILED"
-    assert check.error and str(tmp_path) not in check.error
+    assert check.error == OPEN_FAILED_MESSAGE
 
 
 def test_sqlite_catalog_access_is_for_introspection_only(sqlite_spec: ConnectionSpec) -> None:
-    with open_readonly(sqlite_spec, catalog_access=True) as session:
+    with open_readonly(sqlite_spec, LOCAL, catalog_access=True) as session:
         columns, rows = session.fetch("PRAGMA table_info(items)", max_rows=10)
         assert "name" in columns and len(rows) == 4
         _, rows = session.fetch(
             "SELECT name FROM sqlite_master WHERE type = ?", max_rows=5, params=["table"]
         )
         assert rows == [("items",)]
-    with open_readonly(sqlite_spec) as session, pytest.raises(DataAgentError):
+    with open_readonly(sqlite_spec, LOCAL) as session, pytest.raises(DataAgentError):
         session.fetch("SELECT name FROM sqlite_master", max_rows=5)
-
-
-def test_settings_supply_the_limits(sqlite_spec: ConnectionSpec) -> None:
-    settings = Settings(query_max_rows=3, query_timeout_s=5)
-    result = execute_with_settings(sqlite_spec, "SELECT id FROM items", settings)
-    assert result.row_count == 3 and result.truncated
 
 
 # --- output forms -------------------------------------------------------------------------
@@ -241,7 +247,7 @@ def test_settings_supply_the_limits(sqlite_spec: ConnectionSpec) -> None:
 
 def test_markdown_matches_the_query_tool_format(sqlite_spec: ConnectionSpec) -> None:
     result = execute_query(
-        sqlite_spec, "SELECT id, name, NULL AS gap FROM items ORDER BY id LIMIT 3"
+        sqlite_spec, "SELECT id, name, NULL AS gap FROM items ORDER BY id LIMIT 3", policy=LOCAL
     )
     text = to_markdown(result)
     lines = text.splitlines()
@@ -266,7 +272,7 @@ def test_markdown_says_when_rows_were_cut() -> None:
 
 
 def test_json_form_round_trips(spec: ConnectionSpec) -> None:
-    result = execute_query(spec, "SELECT * FROM items ORDER BY id", max_rows=2)
+    result = execute_query(spec, "SELECT * FROM items ORDER BY id", max_rows=2, policy=LOCAL)
     body = to_json(result)
     assert json.loads(json.dumps(body)) == body
     assert body["row_count"] == 2 and body["truncated"] is True and body["status"] == "succeeded"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -64,7 +65,8 @@ def refused(registry: DatasetRegistry, upload: Upload) -> DataAgentError:
 
 def test_a_csv_becomes_a_listed_dataset(registry: DatasetRegistry) -> None:
     entry = registry.create("Sales 2024", [Upload("sales.csv", SALES_CSV)], "Shop sales.")
-    assert entry.id == "sales-2024"
+    assert re.fullmatch(r"[0-9a-f]{32}", entry.id)  # random: another user cannot guess it
+    assert entry.name == "Sales 2024"
     assert entry.description == "Shop sales."
     (file,) = entry.files
     assert (file.filename, file.format, file.size_bytes) == ("sales.csv", "csv", len(SALES_CSV))
@@ -80,14 +82,14 @@ def test_a_csv_becomes_a_listed_dataset(registry: DatasetRegistry) -> None:
     ]
     assert entry.version_hash == version_hash(entry.files)
     listed = json.loads((registry.root / "registry.json").read_text())
-    assert [d["id"] for d in listed["datasets"]] == ["sales-2024"]
-    assert registry.get("sales-2024") == entry
-    assert registry.database_path("sales-2024") == registry.root / "sales-2024" / "data.duckdb"
+    assert [d["id"] for d in listed["datasets"]] == [entry.id]
+    assert registry.get(entry.id) == entry
+    assert registry.database_path(entry.id) == registry.root / entry.id / "data.duckdb"
 
 
 def test_schema_with_sample_rows(registry: DatasetRegistry) -> None:
-    registry.create("Sales", [Upload("sales.csv", SALES_CSV)])
-    schema = registry.schema("sales", sample_rows=2)
+    entry = registry.create("Sales", [Upload("sales.csv", SALES_CSV)])
+    schema = registry.schema(entry.id, sample_rows=2)
     (table,) = schema.tables
     assert table.row_count == 40
     assert [(c.name, c.data_type.value) for c in table.columns] == [
@@ -114,9 +116,9 @@ def test_schema_with_sample_rows(registry: DatasetRegistry) -> None:
         },
     ]
     json.dumps(schema.model_dump(mode="json"))  # every sample value is JSON
-    assert registry.schema("sales").tables[0].sample_rows is None
+    assert registry.schema(entry.id).tables[0].sample_rows is None
     with pytest.raises(DataAgentError) as caught:
-        registry.schema("sales", sample_rows=1000)
+        registry.schema(entry.id, sample_rows=1000)
     assert caught.value.code is ErrorCode.VALIDATION_ERROR
 
 
@@ -140,7 +142,9 @@ def test_parquet_excel_and_several_files_in_one_dataset(
     assert tables["scores_team_list"].columns == ["team", "mixed"]
     assert tables["weather_2"].columns == ["id", "city"]
     assert [f.format for f in entry.files] == ["parquet", "excel", "csv"]
-    model = generate_semantic_model(introspect("duckdb", str(registry.database_path("mixed"))), "m")
+    model = generate_semantic_model(
+        introspect("duckdb", str(registry.database_path(entry.id))), "m"
+    )
     assert {d.name for d in model.datasets} == set(tables)
     city = model.dataset("weather").field("city")  # type: ignore[union-attr]
     assert city is not None and city.sample_values == ["Oslo", "Rome"]
@@ -218,19 +222,19 @@ def test_one_bad_file_keeps_nothing(registry: DatasetRegistry) -> None:
 def test_ids_lookup_and_delete(registry: DatasetRegistry) -> None:
     first = registry.create("Sales", [Upload("s.csv", SALES_CSV)])
     second = registry.create("Sales", [Upload("s.csv", SALES_CSV)])
-    assert (first.id, second.id) == ("sales", "sales-2")
+    assert first.id != second.id and (first.name, second.name) == ("Sales", "Sales")
     assert first.version_hash == second.version_hash  # same content, same version
     other = registry.create("!!!", [Upload("s.csv", SALES_CSV + b"41,North,x,1,2024-02-01\n")])
-    assert other.id == "dataset" and other.version_hash != first.version_hash
-    for bad in ("nope", "../sales", "Sales", ""):
+    assert other.version_hash != first.version_hash
+    for bad in ("nope", "../" + first.id, first.id.upper(), ""):
         with pytest.raises(DataAgentError) as caught:
             registry.get(bad)
         assert caught.value.code is ErrorCode.NOT_FOUND
-    registry.delete("sales")
-    assert [e.id for e in registry.datasets()] == ["sales-2", "dataset"]
-    assert not (registry.root / "sales").exists()
+    registry.delete(first.id)
+    assert [e.id for e in registry.datasets()] == [second.id, other.id]
+    assert not (registry.root / first.id).exists()
     with pytest.raises(DataAgentError) as caught:
-        registry.delete("sales")
+        registry.delete(first.id)
     assert caught.value.code is ErrorCode.NOT_FOUND
 
 
@@ -249,13 +253,14 @@ def test_concurrent_creates_lose_nothing(registry: DatasetRegistry) -> None:
     for t in threads:
         t.join()
     assert errors == []
-    assert sorted(e.id for e in registry.datasets()) == ["same", "same-2", "same-3", "same-4"]
+    listed = registry.datasets()
+    assert [e.name for e in listed] == ["Same"] * 4 and len({e.id for e in listed}) == 4
 
 
 def test_registry_from_settings(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, upload_max_bytes=2048)
     registry = DatasetRegistry.from_settings(settings)
-    assert registry.root == tmp_path / "datasets"
+    assert registry.root == (tmp_path / "datasets").resolve()
     assert registry.max_upload_bytes == 2048
     assert registry.datasets() == []
 

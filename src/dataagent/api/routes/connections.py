@@ -2,38 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from datetime import datetime
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 from pydantic import Field, SecretStr, ValidationError
-from sqlalchemy.engine import make_url
 
+from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.sources.credentials import CredentialCipher
-from dataagent.sources.engines import ConnectionSpec, test_connection
+from dataagent.sources.engines import ConnectionSpec, check_access, test_connection
+from dataagent.sources.pool import QueryPool
 from dataagent.store import connections
 from dataagent.store.models import Connection, User
+from dataagent.store.targets import connection_target
 
 router = APIRouter(prefix="/api/connections", tags=["connections"], responses=ERROR_RESPONSES)
 Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
 Writer = Annotated[User, Depends(require(Permission.CONNECTIONS_WRITE))]
-
-
-def cipher_of(request: Request) -> CredentialCipher:
-    """The credential cipher of this app (key derived from the secret key)."""
-    cipher: CredentialCipher = request.app.state.cipher
-    return cipher
-
-
-CipherDep = Annotated[CredentialCipher, Depends(cipher_of)]
 
 
 class ConnectionPublic(ApiModel):
@@ -90,18 +80,14 @@ class ConnectionTestResult(ApiModel):
     error_code: str | None
 
 
-def protected_files(settings: Settings) -> list[Path]:
-    """Files a connection must never point at: the app database and the secret key."""
-    paths = [settings.data_dir / "secret_key"]
-    url = make_url(settings.resolved_database_url)
-    if url.get_backend_name() == "sqlite" and url.database:
-        db = Path(url.database)
-        paths += [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")]
-    return paths
+async def build_spec(
+    values: dict[str, Any], settings: Settings, pool: QueryPool, owner_id: uuid.UUID
+) -> ConnectionSpec:
+    """A validated ConnectionSpec the access policy allows; errors never echo secrets.
 
-
-def build_spec(values: dict[str, Any], settings: Settings) -> ConnectionSpec:
-    """A validated ConnectionSpec; errors say what is wrong without echoing secrets."""
+    A file must lie inside the admin's roots; a reachable server must not log in as a
+    privileged account (an unreachable one is checked when it is first used).
+    """
     try:
         spec = ConnectionSpec.model_validate(values)
     except ValidationError as exc:
@@ -109,7 +95,7 @@ def build_spec(values: dict[str, Any], settings: Settings) -> ConnectionSpec:
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR, f"Invalid connection: {reasons}."
         ) from None
-    connections.check_file_target(spec, protected_files(settings))
+    await pool.run(owner_id, check_access, spec, connections.access_policy(settings))
     return spec
 
 
@@ -129,10 +115,12 @@ async def create_connection(
     session: SessionDep,
     settings: SettingsDep,
     cipher: CipherDep,
+    pool: QueryPoolDep,
     body: ConnectionCreate,
 ) -> Envelope[ConnectionPublic]:
     """Store a connection; its credentials are encrypted at rest."""
-    spec = build_spec({"dialect": body.dialect, **body.credential_values()}, settings)
+    values = {"dialect": body.dialect, **body.credential_values()}
+    spec = await build_spec(values, settings, pool, user.id)
     connection = await connections.create_connection(session, cipher, user.id, body.name, spec)
     return Envelope(data=_public(connection))
 
@@ -151,6 +139,7 @@ async def update_connection(
     session: SessionDep,
     settings: SettingsDep,
     cipher: CipherDep,
+    pool: QueryPoolDep,
     connection_id: uuid.UUID,
     body: ConnectionUpdate,
 ) -> Envelope[ConnectionPublic]:
@@ -159,6 +148,7 @@ async def update_connection(
     spec = None
     changes = body.credential_values()
     if changes or body.dialect:
+        connections.check_editable(connection)
         current = cipher.decrypt(connection.secret)
         values = {k: v for k, v in current.model_dump().items() if v is not None}
         if "url" in changes:  # a new URL replaces the parts it implies
@@ -166,7 +156,7 @@ async def update_connection(
         values.update({k: v for k, v in changes.items() if v is not None})
         if body.dialect:
             values["dialect"] = body.dialect
-        spec = build_spec(values, settings)
+        spec = await build_spec(values, settings, pool, user.id)
     connection = await connections.update_connection(session, cipher, connection, body.name, spec)
     return Envelope(data=_public(connection))
 
@@ -183,12 +173,17 @@ async def delete_connection(
 
 @router.post("/{connection_id}/test", operation_id="testConnection")
 async def check_connection(
-    user: Reader, session: SessionDep, cipher: CipherDep, connection_id: uuid.UUID
+    user: Reader,
+    session: SessionDep,
+    settings: SettingsDep,
+    cipher: CipherDep,
+    pool: QueryPoolDep,
+    connection_id: uuid.UUID,
 ) -> Envelope[ConnectionTestResult]:
     """Try to reach the database; report its version or a sanitised error."""
     connection = await connections.get_connection(session, user.id, connection_id)
-    spec = cipher.decrypt(connection.secret)
-    check = await asyncio.to_thread(test_connection, spec)
+    target = connection_target(connection, cipher, settings)
+    check = await pool.run(user.id, test_connection, target.spec, target.policy)
     if check.ok:
         await connections.record_test(session, connection, check.server_version)
     return Envelope(

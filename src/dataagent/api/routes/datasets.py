@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, Response, UploadFile
 
-from dataagent.api.routes.connections import CipherDep
+from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.schemas import ERROR_RESPONSES, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
@@ -56,6 +56,7 @@ async def upload_dataset(
     settings: SettingsDep,
     registry: RegistryDep,
     cipher: CipherDep,
+    pool: QueryPoolDep,
     name: Annotated[str, Form(min_length=1, max_length=200)],
     files: Annotated[list[UploadFile], File()],
     description: Annotated[str | None, Form(max_length=10_000)] = None,
@@ -71,7 +72,7 @@ async def upload_dataset(
                 shutil.copyfileobj(upload.file, out)
             uploads.append(Upload(upload.filename or f"file{i}", path))
         dataset = await file_datasets.create_dataset(
-            session, registry, cipher, user.id, name, uploads, description
+            session, registry, cipher, pool, user.id, name, uploads, description
         )
     return Envelope(data=_public(dataset))
 
@@ -87,12 +88,13 @@ async def dataset_schema(
     user: Reader,
     session: SessionDep,
     registry: RegistryDep,
+    pool: QueryPoolDep,
     dataset_id: uuid.UUID,
     sample_rows: Annotated[int, Query(alias="sampleRows", ge=0, le=MAX_SAMPLE_ROWS)] = 0,
 ) -> Envelope[dict[str, Any]]:
     """Tables, columns and types, with up to `sampleRows` rows of each table."""
     dataset = await file_datasets.get_dataset(session, user.id, dataset_id)
-    schema = await file_datasets.dataset_schema(registry, dataset, sample_rows)
+    schema = await file_datasets.dataset_schema(registry, pool, dataset, sample_rows)
     return Envelope(data=schema.model_dump(mode="json", by_alias=True))
 
 

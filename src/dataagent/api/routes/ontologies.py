@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
 from pydantic import Field
 
-from dataagent.api.routes.connections import CipherDep
+from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.routes.query import QueryOutput, query_output
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
@@ -303,6 +303,7 @@ async def compile_query(
     session: SessionDep,
     settings: SettingsDep,
     cipher: CipherDep,
+    pool: QueryPoolDep,
     ontology_id: uuid.UUID,
     body: CompileInput,
 ) -> Envelope[CompileOutput]:
@@ -318,16 +319,14 @@ async def compile_query(
         notes=compiled.notes,
     )
     if body.execute:
-        target = await resolve_target(session, cipher, user.id, None, ontology.id)
+        target = await resolve_target(session, cipher, settings, user.id, None, ontology.id)
         result, run = await runs.execute_and_record(
             session,
             settings,
+            pool,
             user.id,
-            target.spec,
+            target,
             compiled.sql,
-            connection_id=target.connection_id,
-            ontology_id=ontology.id,
-            allowed_tables=target.allowed_tables,
             max_rows=body.max_rows,
             mode="plan",
             plan=body.plan.model_dump(mode="json"),

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import Field, model_validator
 
-from dataagent.api.routes.connections import CipherDep
+from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
@@ -86,20 +86,19 @@ class RunPublic(ApiModel):
 
 @router.post("/query", operation_id="runQuery")
 async def run_query(
-    user: Reader, session: SessionDep, settings: SettingsDep, cipher: CipherDep, body: QueryInput
+    user: Reader,
+    session: SessionDep,
+    settings: SettingsDep,
+    cipher: CipherDep,
+    pool: QueryPoolDep,
+    body: QueryInput,
 ) -> Envelope[QueryOutput]:
     """Run one read-only statement; a policy violation is a 400 SQL_POLICY_VIOLATION."""
-    target = await resolve_target(session, cipher, user.id, body.connection_id, body.ontology_id)
+    target = await resolve_target(
+        session, cipher, settings, user.id, body.connection_id, body.ontology_id
+    )
     result, run = await runs.execute_and_record(
-        session,
-        settings,
-        user.id,
-        target.spec,
-        body.sql,
-        connection_id=target.connection_id,
-        ontology_id=target.ontology_id,
-        allowed_tables=target.allowed_tables,
-        max_rows=body.max_rows,
+        session, settings, pool, user.id, target, body.sql, max_rows=body.max_rows
     )
     return Envelope(data=query_output(result, run))
 

@@ -9,12 +9,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 from pydantic import Field
 
-from dataagent.api.routes.connections import CipherDep
+from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
-from dataagent.auth.dependencies import SessionDep, require
+from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.store import connections, semantic_models
 from dataagent.store.models import SemanticModelRecord, User
+from dataagent.store.targets import connection_target
 
 router = APIRouter(
     prefix="/api/semantic-models", tags=["semantic-models"], responses=ERROR_RESPONSES
@@ -72,13 +73,25 @@ async def list_models(user: Reader, session: SessionDep) -> Envelope[list[Semant
 
 @router.post("", status_code=201, operation_id="createSemanticModel")
 async def create_model(
-    user: Writer, session: SessionDep, cipher: CipherDep, body: SemanticModelCreate
+    user: Writer,
+    session: SessionDep,
+    settings: SettingsDep,
+    cipher: CipherDep,
+    pool: QueryPoolDep,
+    body: SemanticModelCreate,
 ) -> Envelope[SemanticModelPublic]:
     """Introspect a connection and generate its semantic model (deterministic, no LLM)."""
     connection = await connections.get_connection(session, user.id, body.connection_id)
-    spec = cipher.decrypt(connection.secret)
+    target = connection_target(connection, cipher, settings)
     record = await semantic_models.create_from_connection(
-        session, user.id, connection.id, spec, body.name, body.description
+        session,
+        pool,
+        user.id,
+        connection.id,
+        target.spec,
+        target.policy,
+        body.name,
+        body.description,
     )
     return Envelope(data=_full(record))
 
