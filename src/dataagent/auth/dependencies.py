@@ -48,13 +48,29 @@ def _bearer_token(request: Request) -> str | None:
     return request.cookies.get(COOKIE_NAME)
 
 
-async def get_current_user(request: Request, session: SessionDep) -> User:
-    """The user behind the bearer token or session cookie; 401 otherwise."""
+async def get_signed_in_user(request: Request, session: SessionDep) -> User | None:
+    """The active user behind the bearer token or session cookie, or None.
+
+    A token counts only while its version is the user's current token version: logout,
+    a password change, deactivation and an admin's sign-out bump it.
+    """
     token = _bearer_token(request)
     secret: str = request.app.state.secret_key
-    user_id = read_token(token, secret) if token else None
-    user = await session.get(User, user_id) if user_id else None
-    if user is None or not user.is_active:
+    claims = read_token(token, secret) if token else None
+    if claims is None:
+        return None
+    user = await session.get(User, claims.user_id)
+    if user is None or not user.is_active or user.token_version != claims.version:
+        return None
+    return user
+
+
+SignedInUser = Annotated[User | None, Depends(get_signed_in_user)]
+
+
+async def get_current_user(user: SignedInUser) -> User:
+    """The user behind the bearer token or session cookie; 401 otherwise."""
+    if user is None:
         raise DataAgentError(
             ErrorCode.UNAUTHORIZED, "Sign in to continue: the token is missing, invalid or expired."
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.auth.passwords import MIN_PASSWORD_LENGTH, hash_password
@@ -112,9 +112,34 @@ async def update_user(
         check_password(password)
         user.password_hash = hash_password(password)
         changes["password"] = "changed"
+    # Deactivating or setting a new password ends every session, so reactivating later
+    # does not bring old tokens back.
+    if is_active is False or password is not None:
+        await _revoke_tokens(session, user)
     audit.record(session, actor_id, "user.update", "user", user.id, changes)
     await session.commit()
     return user
+
+
+async def sign_out_everywhere(
+    session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID
+) -> None:
+    """Invalidate every token the user has (NOT_FOUND for no such user), and commit."""
+    user = await get_user(session, user_id)
+    await _revoke_tokens(session, user)
+    audit.record(session, actor_id, "user.sign_out", "user", user.id)
+    await session.commit()
+
+
+async def _revoke_tokens(session: AsyncSession, user: User) -> None:
+    # Incremented in SQL, not in Python, so two revocations at once both count and a token
+    # issued between them cannot survive the second.
+    await session.execute(
+        update(User)
+        .where(User.id == user.id)
+        .values(token_version=User.token_version + 1)
+        .execution_options(synchronize_session="fetch")
+    )
 
 
 async def delete_user(session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID) -> None:

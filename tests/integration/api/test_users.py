@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import uuid
 
+from sqlalchemy import select
 from tests.integration.api.conftest import World
+
+from dataagent.store.models import AuditEvent
 
 
 async def test_admin_creates_lists_updates_and_deletes_users(world: World) -> None:
@@ -61,3 +64,30 @@ async def test_bad_role_short_password_and_self_delete_are_400(world: World) -> 
     self_delete = await admin.delete(f"/api/users/{world.admin.id}")
     assert self_delete.status_code == 400
     assert (await admin.get(f"/api/users/{uuid.uuid4()}")).status_code == 404
+
+
+async def test_admin_signs_a_user_out_everywhere(world: World) -> None:
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 200
+    response = await world.admin.client.post(f"/api/users/{world.viewer.id}/sign-out")
+    assert response.status_code == 204
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 401
+    assert (await world.contributor.client.get("/api/auth/me")).status_code == 200
+
+    async with world.database.session() as session:
+        event = await session.scalar(
+            select(AuditEvent).where(
+                AuditEvent.action == "user.sign_out", AuditEvent.object_id == str(world.viewer.id)
+            )
+        )
+    assert event is not None
+    assert event.actor_id == world.admin.id
+
+
+async def test_sign_out_needs_users_manage_and_an_existing_user(world: World) -> None:
+    forbidden = await world.contributor.client.post(f"/api/users/{world.viewer.id}/sign-out")
+    assert forbidden.status_code == 403
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 200
+    missing = await world.admin.client.post(f"/api/users/{uuid.uuid4()}/sign-out")
+    assert missing.status_code == 404
+    anonymous = await world.anon.post(f"/api/users/{world.viewer.id}/sign-out")
+    assert anonymous.status_code == 401

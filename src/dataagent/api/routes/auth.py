@@ -9,7 +9,7 @@ from pydantic import Field
 
 from dataagent.api.routes.users import UserPublic, user_public
 from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
-from dataagent.auth.dependencies import CurrentUser, SessionDep, SettingsDep
+from dataagent.auth.dependencies import CurrentUser, SessionDep, SettingsDep, SignedInUser
 from dataagent.auth.passwords import verify_password
 from dataagent.auth.tokens import COOKIE_NAME, issue_token
 from dataagent.errors import DataAgentError, ErrorCode
@@ -47,7 +47,9 @@ async def login(
     valid = verify_password(body.password, user.password_hash if user else None)
     if user is None or not valid or not user.is_active:
         raise DataAgentError(ErrorCode.UNAUTHORIZED, "The email or password is not right.")
-    token, expires = issue_token(user.id, request.app.state.secret_key, settings.token_ttl_minutes)
+    token, expires = issue_token(
+        user.id, user.token_version, request.app.state.secret_key, settings.token_ttl_minutes
+    )
     response.set_cookie(
         COOKIE_NAME,
         token,
@@ -63,8 +65,10 @@ async def login(
 
 
 @router.post("/logout", status_code=204, operation_id="logout")
-async def logout(response: Response) -> Response:
-    """Clear the session cookie."""
+async def logout(response: Response, session: SessionDep, user: SignedInUser) -> Response:
+    """Clear the session cookie; with a valid token, also sign that user out everywhere."""
+    if user is not None:
+        await users.sign_out_everywhere(session, user.id, actor_id=user.id)
     response.delete_cookie(COOKIE_NAME, path="/")
     response.status_code = 204
     return response

@@ -94,6 +94,13 @@ async def update_user(
     return Envelope(data=user_public(user))
 
 
+@router.post("/{user_id}/sign-out", status_code=204, operation_id="signOutUser")
+async def sign_out_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
+    """Sign a user out everywhere: every token they hold stops working."""
+    await users.sign_out_everywhere(session, user_id, admin.id)
+    return Response(status_code=204)
+
+
 @router.delete("/{user_id}", status_code=204, operation_id="deleteUser")
 async def delete_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
     """Delete a user and everything they own."""
