@@ -23,6 +23,7 @@ from dataagent.api.routes import (
     semantic_models,
     users,
 )
+from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.embeddings import provider_from_settings
 from dataagent.sources.credentials import CredentialCipher
@@ -50,6 +51,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.database = Database(settings.resolved_database_url)
     app.state.secret_key = settings.resolved_secret_key()
     app.state.cipher = CredentialCipher(app.state.secret_key)
+    app.state.login_limiter = LoginLimiter.from_settings(settings)
     # Loaded on first use: the local model takes about a second to read.
     app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
 

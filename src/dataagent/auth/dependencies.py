@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.auth.login_limits import LoginLimiter
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
 from dataagent.config import Settings
@@ -20,6 +21,12 @@ def get_settings_dep(request: Request) -> Settings:
     """The settings the app was created with."""
     settings: Settings = request.app.state.settings
     return settings
+
+
+def get_login_limiter(request: Request) -> LoginLimiter:
+    """The sign-in limits of this app instance."""
+    limiter: LoginLimiter = request.app.state.login_limiter
+    return limiter
 
 
 def get_database(request: Request) -> Database:
@@ -38,6 +45,7 @@ async def get_session(
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+LoginLimiterDep = Annotated[LoginLimiter, Depends(get_login_limiter)]
 
 
 def _bearer_token(request: Request) -> str | None:

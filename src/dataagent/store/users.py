@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 
@@ -71,7 +72,8 @@ async def create_user(
     checked_role = check_role(role)
     if await get_by_email(session, email) is not None:
         raise DataAgentError(ErrorCode.CONFLICT, f"A user with email {email} already exists.")
-    user = User(email=email, password_hash=hash_password(password), role=checked_role.value)
+    password_hash = await asyncio.to_thread(hash_password, password)
+    user = User(email=email, password_hash=password_hash, role=checked_role.value)
     session.add(user)
     await session.flush()
     audit.record(session, actor_id, "user.create", "user", user.id, {"role": user.role})
@@ -110,7 +112,7 @@ async def update_user(
         changes["isActive"] = is_active
     if password is not None:
         check_password(password)
-        user.password_hash = hash_password(password)
+        user.password_hash = await asyncio.to_thread(hash_password, password)
         changes["password"] = "changed"
     # Deactivating or setting a new password ends every session, so reactivating later
     # does not bring old tokens back.
