@@ -23,6 +23,7 @@ from dataagent.api.routes import (
     semantic_models,
     users,
 )
+from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.embeddings import provider_from_settings
 from dataagent.sources import isolation
@@ -56,6 +57,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.secret_key = settings.resolved_secret_key()
     app.state.cipher = CredentialCipher(app.state.secret_key)
     app.state.query_pool = QueryPool(settings.query_max_concurrency, settings.query_max_per_user)
+    app.state.login_limiter = LoginLimiter.from_settings(settings)
     # Loaded on first use: the local model takes about a second to read.
     app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.auth.login_limits import LoginLimiter
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
 from dataagent.config import Settings
@@ -20,6 +21,12 @@ def get_settings_dep(request: Request) -> Settings:
     """The settings the app was created with."""
     settings: Settings = request.app.state.settings
     return settings
+
+
+def get_login_limiter(request: Request) -> LoginLimiter:
+    """The sign-in limits of this app instance."""
+    limiter: LoginLimiter = request.app.state.login_limiter
+    return limiter
 
 
 def get_database(request: Request) -> Database:
@@ -38,6 +45,7 @@ async def get_session(
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+LoginLimiterDep = Annotated[LoginLimiter, Depends(get_login_limiter)]
 
 
 def _bearer_token(request: Request) -> str | None:
@@ -48,13 +56,29 @@ def _bearer_token(request: Request) -> str | None:
     return request.cookies.get(COOKIE_NAME)
 
 
-async def get_current_user(request: Request, session: SessionDep) -> User:
-    """The user behind the bearer token or session cookie; 401 otherwise."""
+async def get_signed_in_user(request: Request, session: SessionDep) -> User | None:
+    """The active user behind the bearer token or session cookie, or None.
+
+    A token counts only while its version is the user's current token version: logout,
+    a password change, deactivation and an admin's sign-out bump it.
+    """
     token = _bearer_token(request)
     secret: str = request.app.state.secret_key
-    user_id = read_token(token, secret) if token else None
-    user = await session.get(User, user_id) if user_id else None
-    if user is None or not user.is_active:
+    claims = read_token(token, secret) if token else None
+    if claims is None:
+        return None
+    user = await session.get(User, claims.user_id)
+    if user is None or not user.is_active or user.token_version != claims.version:
+        return None
+    return user
+
+
+SignedInUser = Annotated[User | None, Depends(get_signed_in_user)]
+
+
+async def get_current_user(user: SignedInUser) -> User:
+    """The user behind the bearer token or session cookie; 401 otherwise."""
+    if user is None:
         raise DataAgentError(
             ErrorCode.UNAUTHORIZED, "Sign in to continue: the token is missing, invalid or expired."
         )

@@ -105,7 +105,7 @@ async def world(settings: Settings) -> AsyncIterator[World]:
             user = User(email=email, password_hash=_password_hash(), role=role)
             session.add(user)
             await session.flush()
-            token, _ = issue_token(user.id, app.state.secret_key, 60)
+            token, _ = issue_token(user.id, user.token_version, app.state.secret_key, 60)
             accounts[key] = Account(user.id, email, role, _client(app, token))
         await session.commit()
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import httpx
+import jwt
 from tests.integration.api.conftest import PASSWORD, World
 
 
@@ -74,3 +77,95 @@ async def test_deactivated_user_is_locked_out(world: World) -> None:
         "/api/auth/login", json={"email": "viewer@example.com", "password": PASSWORD}
     )
     assert login.status_code == 401
+
+
+# --- token versions: what signs a user out --------------------------------------------
+
+
+async def _sign_in(world: World, email: str, password: str = PASSWORD) -> str:
+    response = await world.anon.post("/api/auth/login", json={"email": email, "password": password})
+    assert response.status_code == 200, response.text
+    token: str = response.json()["data"]["accessToken"]
+    return token
+
+
+async def _me(world: World, token: str) -> httpx.Response:
+    return await world.anon.get("/api/auth/me", headers={"Authorization": f"Bearer {token}"})
+
+
+async def test_logout_signs_the_user_out_everywhere(world: World) -> None:
+    laptop = world.viewer.client  # signed in before
+    phone = await _sign_in(world, "viewer@example.com")
+    assert (await laptop.get("/api/auth/me")).status_code == 200
+
+    logout = await world.anon.post("/api/auth/logout", headers={"Authorization": f"Bearer {phone}"})
+    assert logout.status_code == 204
+
+    # A copied token is worth nothing after its owner signs out, on any device.
+    assert (await _me(world, phone)).status_code == 401
+    refused = await laptop.get("/api/auth/me")
+    assert refused.status_code == 401
+    assert refused.json()["error"] == {
+        "code": "UNAUTHORIZED",
+        "message": "Sign in to continue: the token is missing, invalid or expired.",
+    }
+    assert (await _me(world, await _sign_in(world, "viewer@example.com"))).status_code == 200
+    assert (await world.contributor.client.get("/api/auth/me")).status_code == 200
+
+
+async def test_logout_without_a_valid_token_only_clears_the_cookie(world: World) -> None:
+    anonymous = await world.anon.post("/api/auth/logout")
+    assert anonymous.status_code == 204
+    assert 'dataagent_session=""' in anonymous.headers["set-cookie"]
+    garbage = await world.anon.post(
+        "/api/auth/logout", headers={"Authorization": "Bearer abc.def.ghi"}
+    )
+    assert garbage.status_code == 204
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 200
+
+
+async def test_password_change_revokes_existing_tokens(world: World) -> None:
+    changed = await world.admin.client.patch(
+        f"/api/users/{world.viewer.id}", json={"password": "a-brand-new-password"}
+    )
+    assert changed.status_code == 200
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 401
+    fresh = await _sign_in(world, "viewer@example.com", "a-brand-new-password")
+    assert (await _me(world, fresh)).status_code == 200
+
+
+async def test_deactivate_then_reactivate_leaves_old_tokens_dead(world: World) -> None:
+    admin = world.admin.client
+    url = f"/api/users/{world.viewer.id}"
+    assert (await admin.patch(url, json={"isActive": False})).status_code == 200
+    assert (await admin.patch(url, json={"isActive": True})).status_code == 200
+    assert (await world.viewer.client.get("/api/auth/me")).status_code == 401
+    assert (await _me(world, await _sign_in(world, "viewer@example.com"))).status_code == 200
+
+
+async def test_token_without_a_version_claim_is_refused(world: World) -> None:
+    # Tokens issued before token versions existed carry no `ver` claim.
+    now = datetime.now(UTC)
+    claims = {
+        "sub": str(world.viewer.id),
+        "iat": now,
+        "exp": now + timedelta(hours=1),
+        "iss": "dataagent",
+    }
+    legacy = jwt.encode(claims, world.app.state.secret_key, algorithm="HS256")
+    response = await _me(world, legacy)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHORIZED"
+
+
+async def test_token_with_another_version_is_refused(world: World) -> None:
+    now = datetime.now(UTC)
+    claims = {
+        "sub": str(world.viewer.id),
+        "ver": 1,
+        "iat": now,
+        "exp": now + timedelta(hours=1),
+        "iss": "dataagent",
+    }
+    ahead = jwt.encode(claims, world.app.state.secret_key, algorithm="HS256")
+    assert (await _me(world, ahead)).status_code == 401

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from dataagent.store.database import sync_url
 from dataagent.store.migrations import current_revision, downgrade, head_revision, upgrade
@@ -70,3 +72,30 @@ def test_models_match_migrations(url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
+
+
+def test_existing_users_start_at_token_version_0(url: str) -> None:
+    """0003 adds a NOT NULL column to a table that already has rows."""
+    upgrade(url, "0002")
+    engine = create_engine(sync_url(url))
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, email, password_hash, role, is_active,"
+                    " created_at, updated_at)"
+                    " VALUES (:id, 'old@example.com', 'x', 'admin', :active, :now, :now)"
+                ),
+                {"id": uuid.uuid4().hex, "active": True, "now": datetime.now(UTC)},
+            )
+        upgrade(url)
+        with engine.connect() as conn:
+            versions = conn.execute(text("SELECT token_version FROM users")).scalars().all()
+        assert versions == [0]
+        downgrade(url, "0002")
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT email FROM users")).scalars().all() == [
+                "old@example.com"
+            ]
+    finally:
+        engine.dispose()

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from fastapi import APIRouter, Request, Response
 from pydantic import Field
 
 from dataagent.api.routes.users import UserPublic, user_public
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
-from dataagent.auth.dependencies import CurrentUser, SessionDep, SettingsDep
+from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope, ErrorBody
+from dataagent.auth.dependencies import (
+    CurrentUser,
+    LoginLimiterDep,
+    SessionDep,
+    SettingsDep,
+    SignedInUser,
+)
 from dataagent.auth.passwords import verify_password
 from dataagent.auth.tokens import COOKIE_NAME, issue_token
 from dataagent.errors import DataAgentError, ErrorCode
@@ -34,20 +41,32 @@ class LoginResult(ApiModel):
     user: UserPublic
 
 
-@router.post("/login", operation_id="login")
+@router.post(
+    "/login",
+    operation_id="login",
+    responses={429: {"model": ErrorBody, "description": "Too many sign-in attempts"}},
+)
 async def login(
     body: LoginInput,
     request: Request,
     response: Response,
     session: SessionDep,
     settings: SettingsDep,
+    limiter: LoginLimiterDep,
 ) -> Envelope[LoginResult]:
     """Exchange email and password for a token (also set as an HttpOnly cookie)."""
+    limiter.begin(body.email, request.client.host if request.client else "unknown")
     user = await users.get_by_email(session, body.email)
-    valid = verify_password(body.password, user.password_hash if user else None)
+    # argon2 is deliberately slow CPU work: off the event loop, other requests keep moving.
+    valid = await asyncio.to_thread(
+        verify_password, body.password, user.password_hash if user else None
+    )
     if user is None or not valid or not user.is_active:
         raise DataAgentError(ErrorCode.UNAUTHORIZED, "The email or password is not right.")
-    token, expires = issue_token(user.id, request.app.state.secret_key, settings.token_ttl_minutes)
+    limiter.succeeded(body.email)
+    token, expires = issue_token(
+        user.id, user.token_version, request.app.state.secret_key, settings.token_ttl_minutes
+    )
     response.set_cookie(
         COOKIE_NAME,
         token,
@@ -63,8 +82,10 @@ async def login(
 
 
 @router.post("/logout", status_code=204, operation_id="logout")
-async def logout(response: Response) -> Response:
-    """Clear the session cookie."""
+async def logout(response: Response, session: SessionDep, user: SignedInUser) -> Response:
+    """Clear the session cookie; with a valid token, also sign that user out everywhere."""
+    if user is not None:
+        await users.sign_out_everywhere(session, user.id, actor_id=user.id)
     response.delete_cookie(COOKIE_NAME, path="/")
     response.status_code = 204
     return response

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 from pydantic import Field
 
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope, PageOf, page_of
+from dataagent.api.schemas import (
+    ERROR_RESPONSES,
+    ApiInput,
+    ApiModel,
+    Envelope,
+    ErrorBody,
+    PageOf,
+    page_of,
+)
 from dataagent.auth.dependencies import SessionDep, require
 from dataagent.auth.permissions import Permission, Role, permissions_for
 from dataagent.store import users
@@ -17,6 +25,9 @@ from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/users", tags=["users"], responses=ERROR_RESPONSES)
 Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
+_CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorBody, "description": "Conflict: email taken, or no active admin left"}
+}
 
 
 class UserPublic(ApiModel):
@@ -70,7 +81,7 @@ async def list_users(
     return Envelope(data=page_of([user_public(u) for u in rows], total, page, page_size))
 
 
-@router.post("", status_code=201, operation_id="createUser")
+@router.post("", status_code=201, operation_id="createUser", responses=_CONFLICT)
 async def create_user(admin: Admin, session: SessionDep, body: UserCreate) -> Envelope[UserPublic]:
     """Create a user with a role."""
     user = await users.create_user(session, body.email, body.password, body.role, admin.id)
@@ -83,19 +94,26 @@ async def get_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Env
     return Envelope(data=user_public(await users.get_user(session, user_id)))
 
 
-@router.patch("/{user_id}", operation_id="updateUser")
+@router.patch("/{user_id}", operation_id="updateUser", responses=_CONFLICT)
 async def update_user(
     admin: Admin, session: SessionDep, user_id: uuid.UUID, body: UserUpdate
 ) -> Envelope[UserPublic]:
-    """Change a user's role, active flag or password."""
+    """Change a user's role, active flag or password; never the last active admin away."""
     user = await users.update_user(
         session, user_id, admin.id, body.role, body.is_active, body.password
     )
     return Envelope(data=user_public(user))
 
 
-@router.delete("/{user_id}", status_code=204, operation_id="deleteUser")
+@router.post("/{user_id}/sign-out", status_code=204, operation_id="signOutUser")
+async def sign_out_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
+    """Sign a user out everywhere: every token they hold stops working."""
+    await users.sign_out_everywhere(session, user_id, admin.id)
+    return Response(status_code=204)
+
+
+@router.delete("/{user_id}", status_code=204, operation_id="deleteUser", responses=_CONFLICT)
 async def delete_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
-    """Delete a user and everything they own."""
+    """Delete a user and everything they own (not yourself, not the last active admin)."""
     await users.delete_user(session, user_id, admin.id)
     return Response(status_code=204)
