@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,14 +71,27 @@ async def _on_validation_error(_request: Request, exc: Exception) -> JSONRespons
     return error_response(ErrorCode.VALIDATION_ERROR, message, 400, details)
 
 
-async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _STATUS_CODES.get(exc.status_code, ErrorCode.VALIDATION_ERROR)
     message = exc.detail if isinstance(exc.detail, str) else "Request failed."
+    headers = dict(exc.headers or {})
     if exc.status_code == 404:
         message = "Not found."
+    if exc.status_code == 405:
+        headers["Allow"] = ", ".join(_allowed_methods(request))
     # Keep the headers HTTP requires with some statuses (e.g. `Allow` with a 405).
-    return error_response(code, message, exc.status_code, headers=exc.headers)
+    return error_response(code, message, exc.status_code, headers=headers or None)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the OpenAPI document gives this path (Starlette names only one route's)."""
+    methods: set[str] = set()
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods |= {method.upper() for method in operations}
+    return sorted(methods)
 
 
 async def _on_unexpected(_request: Request, exc: Exception) -> JSONResponse:

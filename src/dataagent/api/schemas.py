@@ -5,10 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 T = TypeVar("T")
+
+# Text may hold any character but NUL, which no database keeps (PostgreSQL refuses it).
+NO_NUL = r"^[^\x00]*$"
 
 
 class ApiModel(BaseModel):
@@ -18,11 +23,39 @@ class ApiModel(BaseModel):
 
 
 class ApiInput(BaseModel):
-    """A request body: camelCase on the wire, unknown fields refused."""
+    """A request body: camelCase on the wire, unknown fields refused, no NUL in any text."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_nul(cls, data: Any) -> Any:
+        if _holds_nul(data):
+            raise ValueError("text cannot contain the NUL character (\\u0000)")
+        return data
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(core_schema)
+        for prop in handler.resolve_ref_schema(json_schema).get("properties", {}).values():
+            for branch in (prop, *prop.get("anyOf", ())):
+                if branch.get("type") == "string" and "pattern" not in branch:
+                    branch["pattern"] = NO_NUL  # the schema states what _refuse_nul does
+        return json_schema
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -68,4 +101,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "Not signed in"},
     403: {"model": ErrorBody, "description": "Permission missing"},
     404: {"model": ErrorBody, "description": "Not found (or not yours)"},
+    413: {"model": ErrorBody, "description": "Request body over the size limit"},
+}
+
+# Routes whose work runs on the query pool: a user over their share gets 429.
+POOL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorBody, "description": "Too many of your queries running or waiting"},
 }

@@ -31,7 +31,7 @@ FILE_DIALECTS: frozenset[str] = frozenset({"sqlite", "duckdb"})
 DEFAULT_PORTS: dict[str, int] = {"postgresql": 5432, "mysql": 3306}
 # libpq parameters a URL may not set: the executor owns the session options.
 _PG_RESERVED_PARAMS = frozenset({"options", "application_name", "connect_timeout"})
-_CONNECT_ERRORS: tuple[type[BaseException], ...] = (*DRIVER_ERRORS, OSError)
+_CONNECT_ERRORS: tuple[type[BaseException], ...] = (*DRIVER_ERRORS, OSError, UnicodeError)
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,11 @@ class ConnectionSpec(BaseModel):
             text = value.get_secret_value() if isinstance(value, SecretStr) else value
             if text is not None and "\x00" in text:
                 raise ValueError(f"{name} cannot contain a NUL character")
+        if self.host is not None:
+            try:
+                self.host.encode("idna")
+            except UnicodeError:
+                raise ValueError("host is not a valid host name or address") from None
         if self.url is not None:
             scheme = urlsplit(self.url.get_secret_value()).scheme
             try:

@@ -53,7 +53,7 @@ def check_editable(connection: Connection) -> None:
     """Refuse new credentials for a connection Data Agent manages (an upload's, the demo's)."""
     if connection.kind in MANAGED_KINDS:
         raise DataAgentError(
-            ErrorCode.VALIDATION_ERROR,
+            ErrorCode.CONFLICT,
             "This connection belongs to an uploaded dataset (or the demo); its file cannot "
             "be changed. Rename it, or upload the files again.",
         )

@@ -15,7 +15,11 @@ from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.store import audit
 from dataagent.store.models import User
 
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# No whitespace anywhere (the characters str.strip removes, spelled out: regex engines in
+# Python, Rust and JSON Schema disagree on what \\s means), one @, a dot after it.
+_NOT_PART = r"[^@\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+EMAIL_PATTERN = rf"^{_NOT_PART}+@{_NOT_PART}+\.{_NOT_PART}+$"
+_EMAIL = re.compile(EMAIL_PATTERN)
 
 
 def normalise_email(email: str) -> str:

@@ -60,7 +60,7 @@ async def test_another_users_upload_cannot_be_opened(world: World, settings: Set
     moved = await world.contributor.client.patch(
         f"/api/connections/{dataset['connectionId']}", json={"database": "/etc/passwd"}
     )
-    assert moved.status_code == 400 and "dataset" in moved.json()["error"]["message"]
+    assert moved.status_code == 409 and "dataset" in moved.json()["error"]["message"]
     renamed = await world.contributor.client.patch(
         f"/api/connections/{dataset['connectionId']}", json={"name": "Sales files"}
     )

@@ -121,7 +121,25 @@ async def test_huge_bodies_are_413(world: World) -> None:
 
 async def test_unknown_route_and_wrong_method(world: World) -> None:
     _assert_error(await world.contributor.client.get("/api/nothing-here"), 404, "NOT_FOUND")
-    _assert_error(await world.contributor.client.put("/api/data-agent/chats"), 405)
+    wrong = await world.contributor.client.put("/api/data-agent/chats")
+    _assert_error(wrong, 405)
+    # Every method the path serves, not only the first route's (Starlette's own answer).
+    assert wrong.headers["allow"] == "GET, POST"
+    item = await world.contributor.client.put(f"/api/data-agent/chats/{uuid.uuid4()}")
+    assert item.headers["allow"] == "DELETE, GET, PATCH"
+
+
+async def test_the_schema_states_the_rules_the_routes_enforce(world: World) -> None:
+    """What OpenAPI declares valid is accepted: cross-field rules are written into it."""
+    schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
+    assert schema["QueryInput"]["oneOf"] == [
+        {"required": ["connectionId"]},
+        {"required": ["ontologyId"]},
+    ]
+    assert schema["ChatUpdate"]["properties"]["name"]["type"] == "string"  # never null
+    plan = schema["CompileInput"]["properties"]["plan"]
+    assert plan["allOf"] == [{"$ref": "#/components/schemas/QueryPlan"}]
+    assert [branch["required"] for branch in plan["anyOf"]] == [["measures"], ["dimensions"]]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -144,3 +162,22 @@ async def test_random_bodies_never_500(world: World) -> None:
             assert response.status_code < 500, (method, path, body, response.text)
             if response.status_code >= 400:
                 assert response.json()["error"]["code"]
+
+
+async def test_nul_in_any_text_is_a_400_not_a_500(world: World) -> None:
+    """PostgreSQL refuses NUL in text; every input says so up front, as the schema states."""
+    client = world.contributor.client
+    ontology_id = str(await world.make_ontology(world.contributor))
+    for response in (
+        await world.anon.post("/api/auth/login", json={"email": "a\u0000@b.co", "password": "x"}),
+        await client.post(
+            "/api/data-agent/chats", json={"name": "a\u0000", "ontologyId": ontology_id}
+        ),
+        await client.get("/api/data-agent/chats", params={"search": "a\u0000"}),
+        await client.post("/api/users", json={"email": "x@y.z", "password": "p\u0000ssword"}),
+    ):
+        assert response.status_code in (400, 403), response.text
+        if response.status_code == 400:
+            assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
+    assert schema["ChatCreate"]["properties"]["name"]["pattern"] == "^[^\\x00]*$"

@@ -8,8 +8,17 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Response
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope, PageOf, page_of
+from dataagent.api.schemas import (
+    ERROR_RESPONSES,
+    NO_NUL,
+    ApiInput,
+    ApiModel,
+    Envelope,
+    PageOf,
+    page_of,
+)
 from dataagent.auth.dependencies import SessionDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.errors import DataAgentError, ErrorCode
@@ -68,7 +77,8 @@ class ChatCreate(ApiInput):
 class ChatUpdate(ApiInput):
     """A new name or LLM provider (null clears the provider back to the default)."""
 
-    name: str | None = Field(None, min_length=1, max_length=255)
+    # Optional but never null: the schema says so (null is refused, as the schema promises).
+    name: Annotated[str, Field(min_length=1, max_length=255)] | SkipJsonSchema[None] = None
     llm_provider: LlmProvider | None = None
 
 
@@ -103,7 +113,7 @@ async def list_chats(
     session: SessionDep,
     page: PageParam = 1,
     page_size: PageSizeParam = 20,
-    search: Annotated[str | None, Query(max_length=255)] = None,
+    search: Annotated[str | None, Query(max_length=255, pattern=NO_NUL)] = None,
     ontology_id: Annotated[uuid.UUID | None, Query(alias="ontologyId")] = None,
     sort_by: Annotated[chats.SortBy, Query(alias="sortBy")] = "updatedAt",
     sort_order: Annotated[chats.SortOrder, Query(alias="sortOrder")] = "desc",

@@ -7,15 +7,23 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Response
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import ConfigDict, Field, SecretStr, ValidationError
 
 from dataagent.api.deps import CipherDep, QueryPoolDep
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
+from dataagent.api.schemas import (
+    ERROR_RESPONSES,
+    POOL_RESPONSES,
+    ApiInput,
+    ApiModel,
+    Envelope,
+    ErrorBody,
+)
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.sources.engines import ConnectionSpec, check_access, test_connection
+from dataagent.sources.engines import FILE_DIALECTS, ConnectionSpec, check_access, test_connection
+from dataagent.sources.policy import DIALECT_ALIASES, DIALECTS
 from dataagent.sources.pool import QueryPool
 from dataagent.store import connections
 from dataagent.store.models import Connection, User
@@ -43,11 +51,11 @@ class ConnectionPublic(ApiModel):
 class CredentialFields(ApiInput):
     """Either `url`, or host / port / database / username / password."""
 
-    url: SecretStr | None = Field(None, max_length=4096)
-    host: str | None = Field(None, max_length=255)
+    url: SecretStr | None = Field(None, min_length=1, max_length=4096)
+    host: str | None = Field(None, min_length=1, max_length=255)
     port: int | None = Field(None, ge=1, le=65535)
-    database: str | None = Field(None, max_length=4096)
-    username: str | None = Field(None, max_length=255)
+    database: str | None = Field(None, min_length=1, max_length=4096)
+    username: str | None = Field(None, min_length=1, max_length=255)
     password: SecretStr | None = Field(None, max_length=1024)
 
     def credential_values(self) -> dict[str, Any]:
@@ -57,8 +65,48 @@ class CredentialFields(ApiInput):
         }
 
 
+def _url_matches_dialect(schema: dict[str, Any]) -> None:
+    """Write the spec's rules into the schema: each dialect's URL schemes, and without a URL,
+    a file path (SQLite, DuckDB) or a host and database name (servers)."""
+    no_url = {"url": {"type": "null"}}
+    rules: list[dict[str, Any]] = [
+        {
+            "if": {
+                "properties": {"dialect": {"enum": sorted(FILE_DIALECTS)}, **no_url},
+                "required": ["dialect"],
+            },
+            "then": {"required": ["database"], "properties": {"database": {"type": "string"}}},
+        },
+        {
+            "if": {
+                "properties": {
+                    "dialect": {"enum": [d for d in DIALECTS if d not in FILE_DIALECTS]},
+                    **no_url,
+                },
+                "required": ["dialect"],
+            },
+            "then": {
+                "required": ["host", "database"],
+                "properties": {"host": {"type": "string"}, "database": {"type": "string"}},
+            },
+        },
+    ]
+    for dialect in DIALECTS:
+        schemes = sorted(a for a, d in DIALECT_ALIASES.items() if d == dialect)
+        pattern = f"^({'|'.join(schemes)})(\\+[a-z0-9]+)?://"
+        rules.append(
+            {
+                "if": {"properties": {"dialect": {"const": dialect}}, "required": ["dialect"]},
+                "then": {"properties": {"url": {"pattern": pattern}}},
+            }
+        )
+    schema["allOf"] = rules
+
+
 class ConnectionCreate(CredentialFields):
     """A new connection."""
+
+    model_config = ConfigDict(json_schema_extra=_url_matches_dialect)
 
     name: str = Field(min_length=1, max_length=255)
     dialect: Literal["postgresql", "sqlite", "duckdb", "mysql"]
@@ -109,7 +157,7 @@ async def list_connections(user: Reader, session: SessionDep) -> Envelope[list[C
     return Envelope(data=[_public(c) for c in await connections.list_connections(session, user.id)])
 
 
-@router.post("", status_code=201, operation_id="createConnection")
+@router.post("", status_code=201, operation_id="createConnection", responses=POOL_RESPONSES)
 async def create_connection(
     user: Writer,
     session: SessionDep,
@@ -133,7 +181,14 @@ async def get_connection(
     return Envelope(data=_public(await connections.get_connection(session, user.id, connection_id)))
 
 
-@router.patch("/{connection_id}", operation_id="updateConnection")
+@router.patch(
+    "/{connection_id}",
+    operation_id="updateConnection",
+    responses={
+        **POOL_RESPONSES,
+        409: {"model": ErrorBody, "description": "An upload's connection: rename only"},
+    },
+)
 async def update_connection(
     user: Writer,
     session: SessionDep,
@@ -171,7 +226,7 @@ async def delete_connection(
     return Response(status_code=204)
 
 
-@router.post("/{connection_id}/test", operation_id="testConnection")
+@router.post("/{connection_id}/test", operation_id="testConnection", responses=POOL_RESPONSES)
 async def check_connection(
     user: Reader,
     session: SessionDep,

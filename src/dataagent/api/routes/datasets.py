@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, File, Form, Query, Response, UploadFile
 
 from dataagent.api.deps import CipherDep, QueryPoolDep
-from dataagent.api.schemas import ERROR_RESPONSES, ApiModel, Envelope
+from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, POOL_RESPONSES, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.sources.datasets import MAX_SAMPLE_ROWS, DatasetRegistry
@@ -49,7 +49,7 @@ def _public(dataset: FileDataset) -> DatasetPublic:
     return DatasetPublic.model_validate(dataset)
 
 
-@router.post("", status_code=201, operation_id="uploadDataset")
+@router.post("", status_code=201, operation_id="uploadDataset", responses=POOL_RESPONSES)
 async def upload_dataset(
     user: Writer,
     session: SessionDep,
@@ -57,9 +57,9 @@ async def upload_dataset(
     registry: RegistryDep,
     cipher: CipherDep,
     pool: QueryPoolDep,
-    name: Annotated[str, Form(min_length=1, max_length=200)],
-    files: Annotated[list[UploadFile], File()],
-    description: Annotated[str | None, Form(max_length=10_000)] = None,
+    name: Annotated[str, Form(min_length=1, max_length=200, pattern=NO_NUL)],
+    files: Annotated[list[UploadFile], File(min_length=1)],
+    description: Annotated[str | None, Form(max_length=10_000, pattern=NO_NUL)] = None,
 ) -> Envelope[DatasetPublic]:
     """Load CSV, Parquet or Excel files into a new dataset (one table per file or sheet)."""
     spool = settings.data_dir / "tmp"
@@ -83,7 +83,7 @@ async def list_datasets(user: Reader, session: SessionDep) -> Envelope[list[Data
     return Envelope(data=[_public(d) for d in await file_datasets.list_datasets(session, user.id)])
 
 
-@router.get("/{dataset_id}/schema", operation_id="getDatasetSchema")
+@router.get("/{dataset_id}/schema", operation_id="getDatasetSchema", responses=POOL_RESPONSES)
 async def dataset_schema(
     user: Reader,
     session: SessionDep,

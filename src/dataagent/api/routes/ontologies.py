@@ -7,11 +7,19 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
+from fastapi import Path as PathParam
 from pydantic import Field
 
 from dataagent.api.deps import CipherDep, QueryPoolDep
 from dataagent.api.routes.query import QueryOutput, query_output
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
+from dataagent.api.schemas import (
+    ERROR_RESPONSES,
+    NO_NUL,
+    POOL_RESPONSES,
+    ApiInput,
+    ApiModel,
+    Envelope,
+)
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.errors import not_found
@@ -126,10 +134,22 @@ class JoinPathsInput(ApiInput):
     datasets: list[str] = Field(min_length=2, max_length=50)
 
 
+def _plan_needs_a_column(schema: dict[str, Any]) -> None:
+    """State the plan's own rule (a measure or a dimension) where clients read the schema.
+
+    The reference moves into `allOf`: tools reading OpenAPI ignore a `$ref`'s siblings.
+    """
+    schema["allOf"] = [{"$ref": schema.pop("$ref")}]
+    schema["anyOf"] = [
+        {"required": ["measures"], "properties": {"measures": {"minItems": 1}}},
+        {"required": ["dimensions"], "properties": {"dimensions": {"minItems": 1}}},
+    ]
+
+
 class CompileInput(ApiInput):
     """A QueryPlan to compile, and optionally run."""
 
-    plan: QueryPlan
+    plan: QueryPlan = Field(json_schema_extra=_plan_needs_a_column)
     execute: bool = False
     max_rows: int | None = Field(None, ge=1, le=10_000)
 
@@ -244,7 +264,7 @@ async def search(
     session: SessionDep,
     embeddings: EmbeddingsDep,
     ontology_id: uuid.UUID,
-    q: Annotated[str, Query(min_length=1, max_length=2000)],
+    q: Annotated[str, Query(min_length=1, max_length=2000, pattern=NO_NUL)],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> Envelope[list[SearchHit]]:
     """The datasets of this ontology most relevant to a question."""
@@ -259,7 +279,10 @@ async def search(
 
 @router.get("/{ontology_id}/datasets/{name}", operation_id="getOntologyDataset")
 async def dataset(
-    user: Reader, session: SessionDep, ontology_id: uuid.UUID, name: str
+    user: Reader,
+    session: SessionDep,
+    ontology_id: uuid.UUID,
+    name: Annotated[str, PathParam(pattern=NO_NUL)],
 ) -> Envelope[DatasetDetail]:
     """A dataset's YAML, fields and relationships."""
     ontology = await ontologies.get_owned_ontology(session, user.id, ontology_id)
@@ -297,7 +320,7 @@ async def join_paths(
     return Envelope(data=[graph.connecting_tree(body.datasets)])
 
 
-@router.post("/{ontology_id}/compile", operation_id="compilePlan")
+@router.post("/{ontology_id}/compile", operation_id="compilePlan", responses=POOL_RESPONSES)
 async def compile_query(
     user: Reader,
     session: SessionDep,

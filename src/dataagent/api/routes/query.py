@@ -7,10 +7,11 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.deps import CipherDep, QueryPoolDep
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
+from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.sources.results import QueryResult
@@ -25,8 +26,13 @@ Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
 class QueryInput(ApiInput):
     """SQL to run against a connection, or an ontology's connection (limited to its tables)."""
 
-    connection_id: uuid.UUID | None = None
-    ontology_id: uuid.UUID | None = None
+    # Exactly one of the two, written into the schema so clients see the rule.
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [{"required": ["connectionId"]}, {"required": ["ontologyId"]}]}
+    )
+
+    connection_id: uuid.UUID | SkipJsonSchema[None] = None
+    ontology_id: uuid.UUID | SkipJsonSchema[None] = None
     sql: str = Field(min_length=1, max_length=100_000)
     max_rows: int | None = Field(None, ge=1, le=10_000)
 
@@ -84,7 +90,7 @@ class RunPublic(ApiModel):
     execution_ms: int
 
 
-@router.post("/query", operation_id="runQuery")
+@router.post("/query", operation_id="runQuery", responses=POOL_RESPONSES)
 async def run_query(
     user: Reader,
     session: SessionDep,

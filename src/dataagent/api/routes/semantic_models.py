@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Response
 from pydantic import Field
 
 from dataagent.api.deps import CipherDep, QueryPoolDep
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope
+from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, ApiInput, ApiModel, Envelope
 from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.store import connections, semantic_models
@@ -71,7 +71,7 @@ async def list_models(user: Reader, session: SessionDep) -> Envelope[list[Semant
     return Envelope(data=[SemanticModelSummary.model_validate(r) for r in rows])
 
 
-@router.post("", status_code=201, operation_id="createSemanticModel")
+@router.post("", status_code=201, operation_id="createSemanticModel", responses=POOL_RESPONSES)
 async def create_model(
     user: Writer,
     session: SessionDep,

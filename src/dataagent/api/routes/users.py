@@ -56,7 +56,7 @@ def user_public(user: User) -> UserPublic:
 class UserCreate(ApiInput):
     """A new user."""
 
-    email: str = Field(min_length=3, max_length=320)
+    email: str = Field(min_length=3, max_length=320, pattern=users.EMAIL_PATTERN)
     password: str = Field(min_length=8, max_length=1024)
     role: Role = Role.VIEWER
 
