@@ -1,0 +1,153 @@
+"""The function calls a re-generated statement makes, checked as sqlglot writes them.
+
+Pure: sqlglot and the allow-lists only. What reaches the database is the SQL sqlglot generates
+from the approved tree, so the names checked are the names written: every name that passes
+through the generator's `func` (which `rename_func`, `function_fallback_sql` and anonymous
+calls all go through), then every name token directly followed by `(` in the finished text,
+which also catches calls a generator writes with an f-string. A name followed by `(` that is
+not a call is one of: a table or CTE alias with a column list (counted, so one alias exempts
+one occurrence), a parameterised type (`DECIMAL(10, 2)`), or a grammar keyword (`IN (`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect as SqlglotDialect
+from sqlglot.errors import ErrorLevel
+from sqlglot.generator import Generator
+from sqlglot.tokens import TokenType
+
+from dataagent.sources.functions import is_allowed_function, is_table_function, refusal_reason
+from dataagent.sources.policy import SQLGLOT_DIALECT, Dialect
+
+# Keywords a generator writes directly before "(" that never call anything.
+NOT_CALLS: Final[frozenset[str]] = frozenset(
+    re.findall(
+        r"\w+",
+        """AND AS BETWEEN BY CASE COLUMNS CUBE DISTINCT ELSE ESCAPE EXCEPT EXCLUDE FILTER FOR FROM
+        GROUP HAVING ILIKE IN INTERSECT IS JOIN LATERAL LIKE LIMIT NESTED NOT OFFSET ON OR OVER
+        PARTITION QUALIFY RECURSIVE RENAME ROLLUP SELECT SETS THEN UNION USING VALUES WHEN WHERE
+        WINDOW WITH WITHIN""",
+    )
+)
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+_QUOTED = re.compile(r'^(["`])(.*)\1$', re.DOTALL)
+
+
+class RefusedCall(Exception):
+    """A call the allow-list refuses; `reason` is the sentence for the person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A statement as the database will receive it, and the functions it calls."""
+
+    sql: str
+    calls: tuple[str, ...]
+
+
+def check_call(name: str, dialect: Dialect) -> str:
+    """The lower-cased name of an allowed call; RefusedCall for anything else."""
+    match = _QUOTED.match(name)
+    plain = match.group(2).replace(match.group(1) * 2, match.group(1)) if match else name
+    lowered = plain.lower()
+    if not _WORD.fullmatch(plain):
+        raise RefusedCall(f"function {lowered}() is not allowed: call functions by plain name.")
+    if not is_allowed_function(lowered, dialect):
+        raise RefusedCall(f"{refusal_reason(lowered, dialect)}.")
+    return lowered
+
+
+def render(expression: exp.Expr, dialect: Dialect) -> Rendered:
+    """Generate `expression` for `dialect`, refusing (RefusedCall) any name not allowed."""
+    generator = _checking_generator(dialect)
+    sql = generator.generate(expression)
+    calls = [*generator.calls, *calls_in_text(sql, dialect, generator.aliases)]
+    return Rendered(sql, tuple(dict.fromkeys(calls)))
+
+
+def written_name(node: exp.Func, dialect: Dialect) -> str:
+    """The name a function node is written as in `dialect` (what its SQL starts with)."""
+    if isinstance(node, exp.Anonymous):
+        return node.name.lower()
+    sql = render(node, dialect).sql
+    match = _WORD.match(sql)
+    return (match.group(0) if match else sql).lower()
+
+
+def calls_in_text(sql: str, dialect: Dialect, aliases: Counter[str]) -> list[str]:
+    """The calls in generated SQL: each name token followed by "(" must be an allowed function
+    or one of the `aliases` written with a column list (each exempts one occurrence)."""
+    sqlglot_dialect = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect])
+    tokens = sqlglot_dialect.tokenize(sql)
+    types = sqlglot_dialect.parser_class.TYPE_TOKENS
+    aliases = Counter(aliases)
+    calls: list[str] = []
+    for token, following in itertools.pairwise(tokens):
+        if following.token_type != TokenType.L_PAREN:
+            continue
+        if token.token_type != TokenType.IDENTIFIER:
+            if not _WORD.fullmatch(token.text) or token.text.upper() in NOT_CALLS:
+                continue
+            if token.token_type in types:
+                continue  # a type's parameters: DECIMAL(10, 2), VARCHAR(20)
+        name = token.text.lower()
+        if is_allowed_function(name, dialect) or is_table_function(name, dialect):
+            calls.append(name)
+        elif aliases[name] > 0:
+            aliases[name] -= 1
+        else:
+            raise RefusedCall(f"{refusal_reason(name, dialect)}.")
+    return calls
+
+
+class _CallChecks:
+    """Mixed into a dialect's generator: checks names as `func` writes them."""
+
+    product_dialect: Dialect
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.calls: list[str] = []
+        self.aliases: Counter[str] = Counter()
+
+    def func(self, name: str, *args: Any, **kwargs: Any) -> str:
+        self.calls.append(check_call(name, self.product_dialect))
+        return super().func(name, *args, **kwargs)  # type: ignore[misc]
+
+    def tablealias_sql(self, expression: exp.TableAlias) -> str:
+        sql: str = super().tablealias_sql(expression)  # type: ignore[misc]
+        if sql.endswith(")") and "(" in sql:
+            alias = sql[: sql.index("(")].strip()
+            match = _QUOTED.match(alias)
+            self.aliases[(match.group(2) if match else alias).lower()] += 1
+        return sql
+
+
+_GENERATOR_CLASSES: dict[Dialect, type[Generator]] = {}
+
+
+def _checking_generator(dialect: Dialect) -> Any:
+    cls = _GENERATOR_CLASSES.get(dialect)
+    if cls is None:
+        sqlglot_dialect = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect])
+        base = sqlglot_dialect.generator_class
+        cls = type(f"Checked{base.__name__}", (_CallChecks, base), {"product_dialect": dialect})
+        _GENERATOR_CLASSES[dialect] = cls
+    return cls(
+        dialect=SQLGLOT_DIALECT[dialect],
+        comments=False,
+        normalize_functions=False,
+        unsupported_level=ErrorLevel.RAISE,
+    )
