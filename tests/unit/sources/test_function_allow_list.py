@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlglot
 from sqlglot import exp
+from tests.fixtures.compiler.compiler_golden import load_cases, retail_model
 
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.semantic.compiler import compile_plan
+from dataagent.semantic.plan import QueryPlan
 from dataagent.sources import guard
 from dataagent.sources.calls import RefusedCall, calls_in_text, render
 from dataagent.sources.functions import (
@@ -259,3 +263,17 @@ def test_the_docs_list_exactly_the_allowed_functions() -> None:
         "docs/sql-safety.md and sources/functions.py disagree: paste the output of "
         "allow_list_markdown() between the markers"
     )
+
+
+# --- what our own compiler writes -------------------------------------------------------------
+
+COMPILER_CASES = load_cases()
+
+
+@pytest.mark.parametrize("case", COMPILER_CASES, ids=[c["name"] for c in COMPILER_CASES])
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_compiled_plans_pass_the_guard(case: dict[str, Any], dialect: str) -> None:
+    # The names sqlglot writes for each dialect (STRFTIME, DATE_TRUNC, MAKEDATE, ...) are allowed.
+    compiled = compile_plan(QueryPlan.model_validate(case["plan"]), retail_model(dialect), dialect)
+    result = check_sql(compiled.sql, dialect, None)
+    check_sql(result.limited_sql(501), dialect, None)
