@@ -1,12 +1,12 @@
 """The function allow-list: the issue's attacks refused by name, each way a name can be written.
 
 The issue's attacks (ts_stat, ts_rewrite, the gin_/brin_ maintenance functions, txid_current,
-a regclass cast) and their kin on the other dialects (DuckDB's setseed and write_log,
-SQLite's total_changes and last_insert_rowid, MariaDB's LAST_INSERT_ID and BINLOG_GTID_POS, and
-qualified calls such as public.anything())
-passed the deny-list guard this allow-list replaced; the rest were on the deny-list and must
-stay refused. The catalog walk in tests/integration/sources/test_function_catalogs.py checks
-the allowed names themselves against each database's own facts.
+a regclass cast), their kin on the other dialects (DuckDB's setseed and write_log, SQLite's
+total_changes and last_insert_rowid, MariaDB's LAST_INSERT_ID and BINLOG_GTID_POS) and
+qualified calls (public.anything()) passed the deny-list guard this allow-list replaced; the
+rest were on the deny-list and must stay refused. The catalog walk in
+tests/integration/sources/test_function_catalogs.py checks the allowed names themselves
+against each database's own facts.
 """
 
 from __future__ import annotations
