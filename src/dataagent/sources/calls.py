@@ -73,7 +73,7 @@ def render(expression: exp.Expr, dialect: Dialect) -> Rendered:
     """Generate `expression` for `dialect`, refusing (RefusedCall) any name not allowed."""
     generator = _checking_generator(dialect)
     sql = generator.generate(expression)
-    calls = [*generator.calls, *calls_in_text(sql, dialect, generator.aliases)]
+    calls = [*generator.calls, *calls_in_text(sql, dialect, generator.not_calls)]
     return Rendered(sql, tuple(dict.fromkeys(calls)))
 
 
@@ -86,27 +86,25 @@ def written_name(node: exp.Func, dialect: Dialect) -> str:
     return (match.group(0) if match else sql).lower()
 
 
-def calls_in_text(sql: str, dialect: Dialect, aliases: Counter[str]) -> list[str]:
-    """The calls in generated SQL: each name token followed by "(" must be an allowed function
-    or one of the `aliases` written with a column list (each exempts one occurrence)."""
-    sqlglot_dialect = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect])
-    tokens = sqlglot_dialect.tokenize(sql)
-    types = sqlglot_dialect.parser_class.TYPE_TOKENS
-    aliases = Counter(aliases)
+def calls_in_text(sql: str, dialect: Dialect, not_calls: Counter[str]) -> list[str]:
+    """The calls in generated SQL: each name token followed by "(" must be an allowed function,
+    a grammar keyword, or one of `not_calls` (aliases with column lists and types with
+    parameters, as written; each exempts one occurrence)."""
+    tokens = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect]).tokenize(sql)
+    exempt = Counter(not_calls)
     calls: list[str] = []
     for token, following in itertools.pairwise(tokens):
         if following.token_type != TokenType.L_PAREN:
             continue
-        if token.token_type != TokenType.IDENTIFIER:
-            if not _WORD.fullmatch(token.text) or token.text.upper() in NOT_CALLS:
-                continue
-            if token.token_type in types:
-                continue  # a type's parameters: DECIMAL(10, 2), VARCHAR(20)
+        if token.token_type != TokenType.IDENTIFIER and (
+            not _WORD.fullmatch(token.text) or token.text.upper() in NOT_CALLS
+        ):
+            continue
         name = token.text.lower()
-        if is_allowed_function(name, dialect) or is_table_function(name, dialect):
+        if exempt[name] > 0:
+            exempt[name] -= 1
+        elif is_allowed_function(name, dialect) or is_table_function(name, dialect):
             calls.append(name)
-        elif aliases[name] > 0:
-            aliases[name] -= 1
         else:
             raise RefusedCall(f"{refusal_reason(name, dialect)}.")
     return calls
@@ -120,7 +118,7 @@ class _CallChecks:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.calls: list[str] = []
-        self.aliases: Counter[str] = Counter()
+        self.not_calls: Counter[str] = Counter()  # names written before "(" that call nothing
 
     def func(self, name: str, *args: Any, **kwargs: Any) -> str:
         self.calls.append(check_call(name, self.product_dialect))
@@ -128,11 +126,20 @@ class _CallChecks:
 
     def tablealias_sql(self, expression: exp.TableAlias) -> str:
         sql: str = super().tablealias_sql(expression)  # type: ignore[misc]
-        if sql.endswith(")") and "(" in sql:
-            alias = sql[: sql.index("(")].strip()
-            match = _QUOTED.match(alias)
-            self.aliases[(match.group(2) if match else alias).lower()] += 1
+        self._count_name_before_paren(sql)  # g(n), "r"(a, b)
         return sql
+
+    def datatype_sql(self, expression: exp.DataType) -> str:
+        sql: str = super().datatype_sql(expression)  # type: ignore[misc]
+        self._count_name_before_paren(sql)  # DECIMAL(10, 2), STRUCT(a INT)
+        return sql
+
+    def _count_name_before_paren(self, sql: str) -> None:
+        head = sql.split("(", 1)[0].strip() if "(" in sql else ""
+        match = _QUOTED.match(head)
+        name = (match.group(2) if match else head.split()[-1] if head else "").lower()
+        if name:
+            self.not_calls[name] += 1
 
 
 _GENERATOR_CLASSES: dict[Dialect, type[Generator]] = {}

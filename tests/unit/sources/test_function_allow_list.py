@@ -196,6 +196,18 @@ def test_an_alias_named_like_a_function_exempts_only_itself() -> None:
     )
 
 
+def test_a_type_with_parameters_exempts_only_itself() -> None:
+    # CHAR is both a type and a function on MySQL: the cast's CHAR(3) is a type, CHAR(65) a call.
+    result = check_sql("SELECT CAST(name AS CHAR(3)), CHAR(65) FROM customers", "mysql", None)
+    assert set(result.functions) == {"cast", "char"}
+    assert calls_in_text(
+        "SELECT CAST(x AS DECIMAL(10, 2))", "postgresql", Counter({"decimal": 1})
+    ) == ["cast"]
+    # Without the type it exempts, a type name before "(" is a call like any other.
+    with pytest.raises(RefusedCall, match="function xml"):
+        calls_in_text("SELECT XML('<a/>')", "postgresql", Counter())
+
+
 @pytest.mark.parametrize(
     ("sql", "dialect"),
     [
