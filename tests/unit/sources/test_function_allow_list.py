@@ -11,6 +11,7 @@ against each database's own facts.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -245,6 +246,60 @@ def test_the_lists_are_well_formed(dialect: str) -> None:
     assert all(name == name.lower() for name in [*names, *SYNTAX_FORMS[dialect]])  # type: ignore[index]
     # A table function must pass the allow-list too.
     assert TABLE_FUNCTIONS[dialect] <= allowed_functions(dialect)  # type: ignore[index,arg-type]
+
+
+# One statement per syntax form whose re-generated SQL writes that form before "(".
+SYNTAX_PROBES = {
+    "postgresql": {
+        "all": "SELECT 1 = ALL(ARRAY[1])",
+        "any": "SELECT 1 = ANY(ARRAY[1])",
+        "array": "SELECT ARRAY(SELECT 1)",
+        "cast": "SELECT '1'::INT",
+        "coalesce": "SELECT COALESCE(NULL, 1)",
+        "current_time": "SELECT CURRENT_TIME(2)",
+        "exists": "SELECT EXISTS (SELECT 1)",
+        "greatest": "SELECT GREATEST(1, 2)",
+        "grouping": "SELECT a, GROUPING(a) FROM t GROUP BY ROLLUP (a)",
+        "least": "SELECT LEAST(1, 2)",
+        "localtime": "SELECT LOCALTIME(2)",
+        "localtimestamp": "SELECT LOCALTIMESTAMP(2)",
+        "nullif": "SELECT NULLIF(1, 2)",
+        "row": "SELECT ROW(1, 2)",
+        "some": "SELECT 1 = SOME(ARRAY[1])",
+        "trim": "SELECT TRIM(BOTH 'x' FROM 'xax')",
+    },
+    "sqlite": {"cast": "SELECT CAST(1 AS TEXT)", "exists": "SELECT EXISTS (SELECT 1)"},
+    "duckdb": {
+        "all": "SELECT 1 = ALL(SELECT 1)",
+        "any": "SELECT 1 = ANY(SELECT 1)",
+        "array": "SELECT ARRAY(SELECT 1)",
+        "cast": "SELECT CAST(1 AS TEXT)",
+        "coalesce": "SELECT IFNULL(a, 1) FROM t",
+        "columns": "SELECT COLUMNS('a') FROM t",
+        "exists": "SELECT EXISTS (SELECT 1)",
+        "extract": "SELECT EXTRACT(YEAR FROM d) FROM t",
+        "grouping": "SELECT a, GROUPING(a) FROM t GROUP BY ROLLUP (a)",
+        "grouping_id": "SELECT a, GROUPING_ID(a) FROM t GROUP BY ROLLUP (a)",
+        "interval": "SELECT d + INTERVAL (n) DAY FROM t",
+        "try_cast": "SELECT TRY_CAST('1' AS INT)",
+    },
+    "mysql": {
+        "all": "SELECT 1 = ALL(SELECT 1)",
+        "any": "SELECT 1 = ANY(SELECT 1)",
+        "columns": "SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (v INT PATH '$')) AS j",
+        "exists": "SELECT EXISTS (SELECT 1)",
+        "row": "SELECT ROW(1, 2) = ROW(1, 2)",
+    },
+}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_every_syntax_form_is_one_sqlglot_writes(dialect: str) -> None:
+    probes = SYNTAX_PROBES[dialect]
+    assert set(probes) == SYNTAX_FORMS[dialect]  # type: ignore[index]
+    for form, sql in probes.items():
+        written = check_sql(sql, dialect, None).sql()
+        assert re.search(rf"\b{form}\s*\(", written, re.IGNORECASE), (form, written)
 
 
 @pytest.mark.parametrize(
