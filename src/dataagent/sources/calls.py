@@ -5,8 +5,9 @@ from the approved tree, so the names checked are the names written: every name t
 through the generator's `func` (which `rename_func`, `function_fallback_sql` and anonymous
 calls all go through), then every name token directly followed by `(` in the finished text,
 which also catches calls a generator writes with an f-string. A name followed by `(` that is
-not a call is one of: a table or CTE alias with a column list (counted, so one alias exempts
-one occurrence), a parameterised type (`DECIMAL(10, 2)`), or a grammar keyword (`IN (`).
+not a call is a table or CTE alias with a column list or a type with parameters
+(`DECIMAL(10, 2)`), both counted as the generator writes them so that each exempts one
+occurrence, or a grammar keyword (`IN (`, `OVER (`).
 """
 
 from __future__ import annotations
