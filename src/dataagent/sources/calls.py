@@ -12,6 +12,7 @@ occurrence, or a grammar keyword (`IN (`, `OVER (`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -143,17 +144,14 @@ class _CallChecks:
             self.not_calls[name] += 1
 
 
-_GENERATOR_CLASSES: dict[Dialect, type[Generator]] = {}
+@functools.cache
+def _checking_class(dialect: Dialect) -> type[Generator]:
+    base = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect]).generator_class
+    return type(f"Checked{base.__name__}", (_CallChecks, base), {"product_dialect": dialect})
 
 
 def _checking_generator(dialect: Dialect) -> Any:
-    cls = _GENERATOR_CLASSES.get(dialect)
-    if cls is None:
-        sqlglot_dialect = SqlglotDialect.get_or_raise(SQLGLOT_DIALECT[dialect])
-        base = sqlglot_dialect.generator_class
-        cls = type(f"Checked{base.__name__}", (_CallChecks, base), {"product_dialect": dialect})
-        _GENERATOR_CLASSES[dialect] = cls
-    return cls(
+    return _checking_class(dialect)(
         dialect=SQLGLOT_DIALECT[dialect],
         comments=False,
         normalize_functions=False,
