@@ -2,12 +2,13 @@
 
 Pure: imports sqlglot and the error taxonomy only. The executor runs the statement the guard
 *re-generates* from the approved syntax tree (comments dropped), never the text it was given,
-so what reaches the database is exactly what was checked.
+so what reaches the database is exactly what was checked. Functions are checked against a
+per-dialect allow-list (`sources/functions.py`) on the tree and again as the SQL is written
+(`sources/calls.py`).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -17,14 +18,15 @@ from sqlglot.errors import ErrorLevel, ParseError, SqlglotError
 from sqlglot.tokens import Token
 
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.sources.calls import RefusedCall, Rendered, check_call, render, written_name
+from dataagent.sources.functions import is_table_function
 from dataagent.sources.policy import (
     DEFAULT_SCHEMAS,
-    SAFE_TABLE_FUNCTIONS,
+    OBJECT_IDENTIFIER_TYPES,
     SQLGLOT_DIALECT,
     SYSTEM_SCHEMAS,
     SYSTEM_TABLE_PREFIXES,
     Dialect,
-    denied_function_reason,
     looks_like_file,
     normalize_dialect,
 )
@@ -68,6 +70,7 @@ _FORBIDDEN_NODES: dict[type[exp.Expr], str] = {
     exp.Cache: "CACHE",
     exp.Uncache: "UNCACHE",
     exp.Refresh: "REFRESH",
+    exp.NextValueFor: "NEXT VALUE FOR (it advances a sequence)",
 }
 
 
@@ -96,11 +99,11 @@ class GuardResult:
 
     def sql(self) -> str:
         """The approved statement, re-generated from the tree (no comments)."""
-        return _generate(self.expression, self.dialect)
+        return _generate(self.expression, self.dialect).sql
 
     def limited_sql(self, max_rows: int) -> str:
         """The approved statement capped at `max_rows` rows (the cap is part of the tree)."""
-        return _generate(limit_statement(self.expression, max_rows), self.dialect)
+        return _generate(limit_statement(self.expression, max_rows), self.dialect).sql
 
 
 def violation(reason: str) -> DataAgentError:
@@ -108,8 +111,18 @@ def violation(reason: str) -> DataAgentError:
     return DataAgentError(ErrorCode.SQL_POLICY_VIOLATION, f"SQL policy violation: {reason}")
 
 
-def check_sql(sql: str, dialect: str, allowed_tables: Collection[str] | None = None) -> GuardResult:
-    """Approve one read-only query or raise SQL_POLICY_VIOLATION with the reason."""
+def check_sql(
+    sql: str,
+    dialect: str,
+    allowed_tables: Collection[str] | None = None,
+    *,
+    database: str | None = None,
+) -> GuardResult:
+    """Approve one read-only query or raise SQL_POLICY_VIOLATION with the reason.
+
+    `database` is the database a MySQL/MariaDB connection uses: a table qualified with any
+    other database is refused (with None, every database-qualified table is).
+    """
     try:
         product_dialect = normalize_dialect(dialect)
     except ValueError as exc:
@@ -121,13 +134,13 @@ def check_sql(sql: str, dialect: str, allowed_tables: Collection[str] | None = N
     _check_tokens(tokens, product_dialect)
     statement = _parse_one(sql, read)
     _check_root(statement)
-    functions = _check_nodes(statement, product_dialect)
-    tables = _check_tables(statement, product_dialect, allowed_tables)
+    _check_nodes(statement, product_dialect)
+    tables = _check_tables(statement, product_dialect, allowed_tables, database)
     if product_dialect == "mysql":
         _drop_dual(statement)
-    result = GuardResult(product_dialect, statement, tables, functions)
-    result.sql()  # fail closed now if the tree cannot be written back out
-    return result
+    # Fail closed now if the tree cannot be written back out, or calls what it may not.
+    functions = _generate(statement, product_dialect).calls
+    return GuardResult(product_dialect, statement, tables, functions)
 
 
 def limit_statement(expression: exp.Expr, max_rows: int) -> exp.Expr:
@@ -168,13 +181,6 @@ def _check_tokens(tokens: list[Token], dialect: Dialect) -> None:
             for comment in token.comments:
                 if comment.lstrip().startswith(("!", "M!")):
                     raise violation("MySQL executable comments (/*! ... */) are not allowed.")
-    # A second look at function calls, independent of how the parser maps their names.
-    for token, following in itertools.pairwise(tokens):
-        if "STRING" in token.token_type.name or following.token_type.name != "L_PAREN":
-            continue
-        reason = denied_function_reason(token.text, dialect)
-        if reason is not None:
-            raise violation(f"function {token.text.lower()}() is not allowed: it {reason}.")
 
 
 def _parse_one(sql: str, read: str) -> exp.Expr:
@@ -206,8 +212,7 @@ def _check_root(statement: exp.Expr) -> None:
         )
 
 
-def _check_nodes(statement: exp.Expr, dialect: Dialect) -> tuple[str, ...]:
-    called: list[str] = []
+def _check_nodes(statement: exp.Expr, dialect: Dialect) -> None:
     for node in statement.walk():
         word = _forbidden_word(node)
         if word is not None:
@@ -223,23 +228,39 @@ def _check_nodes(statement: exp.Expr, dialect: Dialect) -> tuple[str, ...]:
             raise violation("server variables (@@name) are not allowed.")
         if isinstance(node, exp.PropertyEQ) and isinstance(node.this, exp.Parameter):
             raise violation("assigning variables (@name := ...) is not allowed.")
-        if isinstance(node, exp.Func):
-            for name in _function_names(node):
-                reason = denied_function_reason(name, dialect)
-                if reason is not None:
-                    raise violation(f"function {name}() is not allowed: it {reason}.")
-            called.append(_function_names(node)[0])
-    return tuple(dict.fromkeys(called))
+        if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Func):
+            called = node.expression
+            name = called.name if isinstance(called, exp.Anonymous) else called.sql_name()
+            qualifier = node.this.sql(dialect=SQLGLOT_DIALECT[dialect])
+            raise violation(
+                f"function {qualifier}.{name.lower()}() is not allowed: qualified calls "
+                "(schema.function(), value.method()) are refused; call allowed functions by "
+                "their plain name."
+            )
+        if isinstance(node, exp.Anonymous | exp.AnonymousAggFunc | exp.ParameterizedAgg):
+            _check_call(node.name, dialect)
+        if isinstance(node, exp.DataType) and dialect == "postgresql":
+            _check_type(node)
 
 
 def _check_tables(
-    statement: exp.Expr, dialect: Dialect, allowed_tables: Collection[str] | None
+    statement: exp.Expr,
+    dialect: Dialect,
+    allowed_tables: Collection[str] | None,
+    database: str | None,
 ) -> tuple[TableRef, ...]:
     allowed = None if allowed_tables is None else [_parse_entry(t, dialect) for t in allowed_tables]
     refs: list[TableRef] = []
+    for node in statement.find_all(exp.Func):
+        # A function in the place of a table: FROM f(), JOIN f(), LATERAL f(), FROM UNNEST().
+        in_from = isinstance(node.parent, exp.Table | exp.Lateral | exp.From | exp.Join)
+        if in_from and node.arg_key == "this":
+            _check_table_function(node, dialect)
     for table in statement.find_all(exp.Table):
         if not isinstance(table.this, exp.Identifier):
-            _check_table_function(table.this, dialect)
+            if not isinstance(table.this, exp.Func):
+                written = table.this.sql(dialect=SQLGLOT_DIALECT[dialect])
+                raise violation(f"{written} is not a table this query may read.")
             continue
         if _is_cte_reference(table):
             continue
@@ -251,6 +272,8 @@ def _check_tables(
         if dialect == "mysql" and ref.qualified == "dual":
             continue  # MySQL's dummy one-row table, not a user table
         _check_system_table(ref)
+        if dialect == "mysql":
+            _check_database(table, database)
         if allowed is not None and not any(_matches(ref, e, dialect) for e in allowed):
             listed = ", ".join(sorted(allowed_tables or ())) or "none"
             raise violation(
@@ -258,9 +281,6 @@ def _check_tables(
                 f"(allowed: {listed})."
             )
         refs.append(ref)
-    for lateral in statement.find_all(exp.Lateral):
-        if isinstance(lateral.this, exp.Func):
-            _check_table_function(lateral.this, dialect)
     return tuple(dict.fromkeys(refs))
 
 
@@ -283,20 +303,41 @@ def _describe(statement: exp.Expr) -> str:
     return type(statement).__name__.upper()
 
 
-def _function_names(node: exp.Func) -> list[str]:
-    if isinstance(node, exp.Anonymous):
-        return [node.name.lower()]
-    return [name.lower() for name in node.sql_names()]
+def _check_call(name: str, dialect: Dialect) -> None:
+    try:
+        check_call(name, dialect)
+    except RefusedCall as refused:
+        raise violation(refused.reason) from None
 
 
-def _check_table_function(node: exp.Expr, dialect: Dialect) -> None:
-    names = _function_names(node) if isinstance(node, exp.Func) else [node.sql()]
-    for name in names:
-        reason = denied_function_reason(name, dialect)
-        if reason is not None:
-            raise violation(f"function {name}() is not allowed: it {reason}.")
-    if not any(name in SAFE_TABLE_FUNCTIONS[dialect] for name in names):
-        raise violation(f"table function {names[0]}() is not allowed here.")
+def _check_type(node: exp.DataType) -> None:
+    """PostgreSQL object-identifier types (regclass, ...) look catalog objects up by name."""
+    name = node.sql(dialect="postgres").lower().replace('"', "").split(".")[-1]
+    name = name.split("(")[0].removesuffix("[]").strip()
+    if name in OBJECT_IDENTIFIER_TYPES:
+        raise violation(
+            f"casts to {name} are not allowed: object-identifier types look up the system "
+            "catalog by name."
+        )
+
+
+def _check_table_function(node: exp.Func, dialect: Dialect) -> None:
+    try:
+        name = written_name(node, dialect)
+    except RefusedCall as refused:
+        raise violation(refused.reason) from None
+    except (SqlglotError, RecursionError, ValueError) as exc:
+        raise violation(f"the table function could not be read ({_first_line(exc)}).") from None
+    if not is_table_function(name, dialect):
+        raise violation(f"table function {name}() is not allowed here.")
+
+
+def _check_database(table: exp.Table, database: str | None) -> None:
+    """MySQL/MariaDB: a query stays inside the database its connection uses."""
+    written = table.catalog or table.db
+    if written and (table.catalog or written != database):
+        qualified = ".".join(p for p in (table.catalog, table.db, table.name) if p)
+        raise violation(f"table {qualified} is outside this connection's database.")
 
 
 def _check_system_table(ref: TableRef) -> None:
@@ -366,14 +407,11 @@ def _drop_dual(statement: exp.Expr) -> None:
             select.set("from_", None)
 
 
-def _generate(expression: exp.Expr, dialect: Dialect) -> str:
+def _generate(expression: exp.Expr, dialect: Dialect) -> Rendered:
     try:
-        return expression.sql(
-            dialect=SQLGLOT_DIALECT[dialect],
-            comments=False,
-            normalize_functions=False,
-            unsupported_level=ErrorLevel.RAISE,
-        )
+        return render(expression, dialect)
+    except RefusedCall as refused:
+        raise violation(refused.reason) from None
     except (SqlglotError, RecursionError, ValueError) as exc:
         raise violation(
             f"the statement uses syntax the guard cannot re-write safely ({_first_line(exc)})."

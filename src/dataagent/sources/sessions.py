@@ -34,7 +34,8 @@ from psycopg.adapt import Buffer, Loader
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.access import privileged_account_error
 from dataagent.sources.driver_errors import TIMEOUT_MESSAGE, query_error
-from dataagent.sources.policy import Dialect, denied_function_reason
+from dataagent.sources.functions import is_allowed_function
+from dataagent.sources.policy import Dialect
 
 log = logging.getLogger(__name__)
 
@@ -495,7 +496,7 @@ class SQLiteSession(ReadOnlySession):
                 return sqlite3.SQLITE_DENY
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_FUNCTION:
-            denied = denied_function_reason(arg2 or "", "sqlite") is not None
+            denied = not is_allowed_function(arg2 or "", "sqlite")
             return sqlite3.SQLITE_DENY if denied else sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA and self._catalog_access:
             allowed = (arg1 or "").lower() in SQLITE_CATALOG_PRAGMAS

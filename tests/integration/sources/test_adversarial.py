@@ -404,3 +404,57 @@ def test_fixture_counts_meet_the_bar() -> None:
                 if entry["dialects"] == "all" or dialect in entry["dialects"]:
                     expected = database_expectation(entry, dialect)
                     assert expected in {"refused", "timeout", "rolled-back"}, entry
+
+
+ISSUE_TS_STAT = (
+    "SELECT ts_stat('SELECT to_tsvector(replace(pg_read_file(''/etc/passwd''),'':'','' ''))')",
+    "SELECT ts_stat('SELECT to_tsvector(s) FROM (SELECT set_config(''role'', current_user,"
+    " true) AS s) AS t')",
+)
+
+
+@pytest.mark.parametrize("sql", ISSUE_TS_STAT)
+def test_sql_hidden_in_a_string_is_refused_even_for_an_admin_account(
+    postgresql_target: Target, sql: str
+) -> None:
+    """ts_stat runs its argument as SQL, where set_config('role', ...) undoes the privilege
+    drop of a superuser session: only the guard can stop that, before any connection."""
+    before = postgresql_target.snapshot()
+    outcome = run(postgresql_target.admin_spec, sql, timeout_s=5)
+    assert outcome.error is not None, describe(outcome)
+    assert outcome.code is ErrorCode.SQL_POLICY_VIOLATION
+    assert "function ts_stat() is not allowed" in outcome.error.message
+    assert outcome.error.result.executed_sql is None
+    assert_unchanged(postgresql_target, before)
+
+
+def test_mysql_queries_stay_in_the_connection_database(
+    mysql_target: Target, mysql_admin_url: str
+) -> None:
+    """An account that may read two databases, and no ontology allow-list: the guard keeps a
+    query inside the database the connection uses."""
+    other = f"da_other_{uuid.uuid4().hex[:10]}"
+    reader = urlsplit(mysql_target.spec.url.get_secret_value()).username  # type: ignore[union-attr]
+    conn = _mysql_connect(mysql_admin_url)
+    try:
+        with conn.cursor() as cur:
+            cur.execute(f"CREATE DATABASE `{other}`")
+            cur.execute(f"CREATE TABLE `{other}`.secrets (id INTEGER PRIMARY KEY, v VARCHAR(20))")
+            cur.execute(f"INSERT INTO `{other}`.secrets VALUES (1, 'the other database')")
+            cur.execute(f"GRANT SELECT ON `{other}`.* TO '{reader}'@'%'")
+        conn.commit()
+        sql = f"SELECT v FROM {other}.secrets"
+        # The attack: the database layer alone lets this account read the other database.
+        unguarded = execute_query(mysql_target.spec, sql, guard_enabled=False, timeout_s=5)
+        assert unguarded.rows == [["the other database"]]
+        with pytest.raises(QueryError) as caught:
+            execute_query(mysql_target.spec, sql, timeout_s=5)
+        assert caught.value.code is ErrorCode.SQL_POLICY_VIOLATION
+        assert f"table {other}.secrets is outside this connection's database" in (
+            caught.value.message
+        )
+        assert caught.value.result.executed_sql is None
+    finally:
+        with conn.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS `{other}`")
+        conn.close()

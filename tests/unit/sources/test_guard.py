@@ -139,7 +139,6 @@ def test_qualified_name_is_never_a_cte() -> None:
         ('SELECT * FROM "orders"', "postgresql", ["ORDERS"]),
         ("SELECT * FROM main.orders", "sqlite", ["orders"]),
         ("SELECT * FROM orders", "duckdb", ["main.orders"]),
-        ("SELECT * FROM shop.orders", "mysql", ["shop.orders"]),
         ("SELECT * FROM `Orders`", "mysql", ["orders"]),
     ],
 )
@@ -152,7 +151,6 @@ def test_allow_list_matches_sensibly(sql: str, dialect: str, allowed: list[str])
     [
         ("SELECT * FROM finance.orders", "postgresql", ["orders"]),
         ("SELECT * FROM finance.orders", "postgresql", ["public.orders"]),
-        ("SELECT * FROM other.orders", "mysql", ["orders"]),
         ("SELECT * FROM memory.main.orders", "duckdb", ["main.orders"]),
         ("SELECT * FROM orders", "sqlite", []),
     ],
@@ -176,8 +174,60 @@ def test_mysql_dual_is_not_a_table() -> None:
 def test_table_functions_outside_the_safe_list_are_refused() -> None:
     check_sql("SELECT * FROM generate_series(1, 3) AS g(n)", "postgresql", ALLOWED)
     check_sql("SELECT * FROM range(3)", "duckdb", ALLOWED)
-    assert "table function" in refusal("SELECT * FROM my_report(1) AS r", "postgresql")
-    assert "table function" in refusal("SELECT * FROM json_each('[1]')", "sqlite")
+    check_sql("SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (v INT PATH '$')) AS j", "mysql")
+    # Allowed as a value, not as a table.
+    assert "table function upper() is not allowed here" in refusal(
+        "SELECT * FROM upper('x') AS u", "postgresql"
+    )
+    assert "table function repeat() is not allowed here" in refusal(
+        "SELECT * FROM repeat('a', 3)", "duckdb"
+    )
+    # Not on the allow-list at all: refused by name first.
+    assert "function my_report() is not allowed" in refusal(
+        "SELECT * FROM my_report(1) AS r", "postgresql"
+    )
+    assert "function json_each() is not allowed" in refusal(
+        "SELECT * FROM json_each('[1]')", "sqlite"
+    )
+
+
+# --- MySQL / MariaDB: one connection, one database -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM other_db.orders",
+        "SELECT o.id FROM orders o JOIN other_db.customers c ON c.id = o.customer_id",
+        "SELECT id FROM orders WHERE customer_id IN (SELECT id FROM other_db.customers)",
+        "WITH x AS (SELECT * FROM `other_db`.`orders`) SELECT * FROM x",
+        "SELECT * FROM Shop.orders",  # another database on a case-sensitive server
+    ],
+)
+def test_mysql_queries_stay_in_the_connection_database(sql: str) -> None:
+    with pytest.raises(DataAgentError) as caught:
+        check_sql(sql, "mysql", None, database="shop")
+    assert "outside this connection's database" in caught.value.message
+
+
+def test_mysql_own_database_may_be_named() -> None:
+    result = check_sql(
+        "SELECT * FROM shop.orders JOIN customers USING (id)", "mysql", None, database="shop"
+    )
+    assert TableRef("orders", "shop") in result.tables
+    check_sql("SELECT * FROM shop.orders", "mysql", ["shop.orders"], database="shop")
+
+
+def test_mysql_without_a_database_refuses_every_qualified_table() -> None:
+    assert "outside this connection's database" in refusal(
+        "SELECT * FROM shop.orders", "mysql", None
+    )
+    check_sql("SELECT * FROM orders", "mysql", None)
+
+
+def test_the_database_rule_is_mysql_only() -> None:
+    check_sql("SELECT * FROM finance.orders", "postgresql", None, database="shop")
+    check_sql("SELECT * FROM main.orders", "duckdb", None, database="shop")
 
 
 # --- the row cap and re-generation ---------------------------------------------------------
