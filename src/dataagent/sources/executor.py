@@ -66,7 +66,9 @@ def execute_query(
     started = time.perf_counter()
     try:
         if guard_enabled:
-            approved = check_sql(sql, spec.dialect, allowed_tables)
+            # On MySQL a database is a schema: queries stay in the connection's own.
+            home = spec.endpoint().database if spec.dialect == "mysql" else None
+            approved = check_sql(sql, spec.dialect, allowed_tables, database=home)
             # One row past the cap tells a truncated result from one that fits exactly.
             record["executed_sql"] = approved.limited_sql(row_cap + 1)
             record["tables"] = [t.qualified for t in approved.tables]

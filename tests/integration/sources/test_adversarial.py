@@ -445,10 +445,12 @@ def test_mysql_queries_stay_in_the_connection_database(
         conn.commit()
         sql = f"SELECT v FROM {other}.secrets"
         # The attack: the database layer alone lets this account read the other database.
-        unguarded = execute_query(mysql_target.spec, sql, guard_enabled=False, timeout_s=5)
+        unguarded = execute_query(
+            mysql_target.spec, sql, guard_enabled=False, timeout_s=5, policy=LOCAL
+        )
         assert unguarded.rows == [["the other database"]]
         with pytest.raises(QueryError) as caught:
-            execute_query(mysql_target.spec, sql, timeout_s=5)
+            execute_query(mysql_target.spec, sql, timeout_s=5, policy=LOCAL)
         assert caught.value.code is ErrorCode.SQL_POLICY_VIOLATION
         assert f"table {other}.secrets is outside this connection's database" in (
             caught.value.message

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from tests.conftest import LOCAL
 
 from dataagent.errors import DataAgentError
 from dataagent.sources.engines import ConnectionSpec
@@ -135,7 +136,7 @@ def test_spider_gold_runs_on_sqlite(suite: str, capsys: Any) -> None:
     for gold in golds:
         spec = ConnectionSpec(dialect="sqlite", database=str(SPIDER / gold.database))
         try:
-            execute_query(spec, gold.sql, timeout_s=30)
+            execute_query(spec, gold.sql, timeout_s=30, policy=LOCAL)
         except QueryError as error:
             problems[gold.id] = failure(gold, error)
     check_outcome(suite, golds, problems, capsys)
@@ -217,7 +218,7 @@ def test_defog_gold_runs_on_postgresql(defog_databases: dict[str, str], capsys: 
     for gold in golds:
         spec = ConnectionSpec(dialect="postgresql", url=defog_databases[gold.database])  # type: ignore[arg-type]
         try:
-            execute_query(spec, gold.sql, timeout_s=30)
+            execute_query(spec, gold.sql, timeout_s=30, policy=LOCAL)
         except QueryError as error:
             problems[gold.id] = failure(gold, error)
     check_outcome("defog (PostgreSQL)", golds, problems, capsys)
