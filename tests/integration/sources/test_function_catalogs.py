@@ -23,6 +23,7 @@ from tests.conftest import mysql_connect
 
 from dataagent.sources.calls import RefusedCall, calls_in_text
 from dataagent.sources.functions import SYNTAX_FORMS, TABLE_FUNCTIONS, allowed_functions
+from dataagent.sources.policy import OBJECT_IDENTIFIER_TYPES
 
 
 def keywords(pattern: re.Pattern[str], text: str) -> set[str]:
@@ -38,19 +39,6 @@ def keywords(pattern: re.Pattern[str], text: str) -> set[str]:
 
 # --- PostgreSQL (pg_proc) ----------------------------------------------------------------------
 
-PG_OBJECT_IDENTIFIER_TYPES = {
-    "regclass",
-    "regcollation",
-    "regconfig",
-    "regdictionary",
-    "regnamespace",
-    "regoper",
-    "regoperator",
-    "regproc",
-    "regprocedure",
-    "regrole",
-    "regtype",
-}
 # (name, identity arguments) -> why an overload that is not parallel-safe may still be called.
 PG_PARALLEL_REVIEWED = {
     ("age", "xid"): "reads the transaction counter to give an xid's age; assigns no xid",
@@ -102,7 +90,27 @@ def pg_catalog(postgres_admin_url: str) -> list[tuple[Any, ...]]:
         ).fetchall()
 
 
-def test_postgresql_catalog(pg_catalog: list[tuple[Any, ...]], capsys: Any) -> None:
+@pytest.fixture(scope="module")
+def pg_object_identifier_types(postgres_admin_url: str) -> set[str]:
+    """The types whose values look catalog objects up by name (regclass, regproc, ...)."""
+    with psycopg.connect(postgres_admin_url) as conn:
+        rows = conn.execute(
+            "SELECT typname FROM pg_type WHERE typname LIKE 'reg%' AND typcategory = 'N'"
+        ).fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def test_the_guard_refuses_casts_to_every_object_identifier_type(
+    pg_object_identifier_types: set[str],
+) -> None:
+    assert pg_object_identifier_types, "pg_type lists no object identifier types"
+    assert pg_object_identifier_types <= OBJECT_IDENTIFIER_TYPES
+
+
+def test_postgresql_catalog(
+    pg_catalog: list[tuple[Any, ...]], pg_object_identifier_types: set[str], capsys: Any
+) -> None:
+    PG_OBJECT_IDENTIFIER_TYPES = pg_object_identifier_types
     catalog = {row[0] for row in pg_catalog}
     allowed = allowed_functions("postgresql")
     problems = [f"{name}: not in pg_proc" for name in sorted(allowed - catalog)]
