@@ -49,6 +49,8 @@ from dataagent.ontology.retrieval import (
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import Dataset, DataType, Field_, Relationship
 from dataagent.semantic.yaml_io import dump_dataset_yaml
+from dataagent.sources.access import AccessPolicy
+from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 
 REPO = Path(__file__).resolve().parents[1]
@@ -133,7 +135,9 @@ def spider_tables(sqlite_dir: Path, dev_only: bool) -> list[Table]:
         db = path.stem
         if dev_only and db in NOT_IN_DEV:
             continue
-        model = generate_semantic_model(introspect("sqlite", str(path)), db)
+        model = generate_semantic_model(
+            introspect(ConnectionSpec(dialect="sqlite", database=str(path)), AccessPolicy()), db
+        )
         keys = {d.name: f"{db}.{d.source.split('.', 1)[1]}" for d in model.datasets}
         for d in model.datasets:
             links = {keys[r.to_dataset] for r in model.relationships if r.from_dataset == d.name}

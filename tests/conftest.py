@@ -171,7 +171,8 @@ def mysql_reader(url: str) -> Iterator[str]:
     try:
         with conn.cursor() as cur:
             cur.execute(f"CREATE USER '{user}'@'%'")
-            cur.execute(f"GRANT SELECT ON `{database}`.* TO '{user}'@'%'")
+            # SHOW VIEW lets introspection read a view's definition; nothing more.
+            cur.execute(f"GRANT SELECT, SHOW VIEW ON `{database}`.* TO '{user}'@'%'")
     finally:
         conn.close()
     try:

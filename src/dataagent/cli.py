@@ -166,7 +166,7 @@ def users_create(
 
 
 async def _create_user(settings: Settings, email: str, password: str, role: str) -> str:
-    from dataagent.store import users
+    from dataagent.services import users
     from dataagent.store.database import Database
 
     database = Database(settings.resolved_database_url)
@@ -223,20 +223,14 @@ def ontology_backfill(
 
 
 async def _backfill(settings: Settings, force: bool) -> int:
-    from dataagent.llm.embeddings import provider_from_settings
-    from dataagent.store.database import Database
-    from dataagent.store.ontologies import build_ontology, stale_ontology_ids
+    from dataagent.services.context import AppContext
+    from dataagent.services.ontologies import backfill_stale
 
-    provider = provider_from_settings(settings)
-    database = Database(settings.resolved_database_url)
+    context = AppContext.from_settings(settings)
     try:
-        async with database.session() as session:
-            ids = await stale_ontology_ids(session, provider.name, force)
-        for ontology_id in ids:
-            await build_ontology(database, ontology_id, provider)
-        return len(ids)
+        return await backfill_stale(context, force)
     finally:
-        await database.dispose()
+        await context.aclose()
 
 
 def main() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +12,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
 from dataagent.api.routes import (
+    admin,
     auth,
     chats,
     connections,
@@ -23,28 +23,26 @@ from dataagent.api.routes import (
     semantic_models,
     users,
 )
-from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
-from dataagent.llm.embeddings import provider_from_settings
+from dataagent.services.context import AppContext
+from dataagent.services.ontologies import fail_interrupted_builds
 from dataagent.sources import isolation
-from dataagent.sources.credentials import CredentialCipher
-from dataagent.sources.pool import QueryPool
-from dataagent.store.database import Database
 
 log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings) -> FastAPI:
     """Build the app for these settings; the app database must already be migrated."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    context = AppContext.from_settings(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # A build the last server left running is lost: say so rather than spin for ever.
+        await fail_interrupted_builds(context)
         # DuckDB queries run in children of a fork server; start it before the first one.
-        await app.state.query_pool.run(None, isolation.warm_up)
+        await context.query_pool.run(None, isolation.warm_up)
         yield
-        app.state.query_pool.shutdown()
-        await app.state.database.dispose()
+        await context.aclose()
 
     app = FastAPI(
         title="Data Agent",
@@ -52,14 +50,7 @@ def create_app(settings: Settings) -> FastAPI:
         summary="Ask questions of your databases in plain language.",
         lifespan=lifespan,
     )
-    app.state.settings = settings
-    app.state.database = Database(settings.resolved_database_url)
-    app.state.secret_key = settings.resolved_secret_key()
-    app.state.cipher = CredentialCipher(app.state.secret_key)
-    app.state.query_pool = QueryPool(settings.query_max_concurrency, settings.query_max_per_user)
-    app.state.login_limiter = LoginLimiter.from_settings(settings)
-    # Loaded on first use: the local model takes about a second to read.
-    app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
+    app.state.context = context
 
     install_error_handlers(app)
     if settings.cors_origins:
@@ -85,6 +76,7 @@ def create_app(settings: Settings) -> FastAPI:
         semantic_models.router,
         ontologies.router,
         query.router,
+        admin.router,
     )
     for router in routers:
         app.include_router(router)

@@ -1,26 +1,98 @@
-"""Typed FastAPI dependencies for the app-wide objects routes need: cipher and query pool."""
+"""Every typed FastAPI dependency the routes use: context, session, user, permission.
+
+Routes declare what they need with these aliases (`ContextDep`, `SessionDep`, `CurrentUser`,
+`require(permission)`), and never reach into `app.state` themselves.
+"""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.sources.credentials import CredentialCipher
-from dataagent.sources.pool import QueryPool
-
-
-def cipher_of(request: Request) -> CredentialCipher:
-    """The credential cipher of this app (key derived from the secret key)."""
-    cipher: CredentialCipher = request.app.state.cipher
-    return cipher
-
-
-def query_pool_of(request: Request) -> QueryPool:
-    """The pool that runs work against users' databases, shared fairly between users."""
-    pool: QueryPool = request.app.state.query_pool
-    return pool
+from dataagent.auth.permissions import Permission, has_permission
+from dataagent.auth.tokens import COOKIE_NAME, read_token
+from dataagent.config import Settings
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.services.context import AppContext
+from dataagent.store.models import User
 
 
-CipherDep = Annotated[CredentialCipher, Depends(cipher_of)]
-QueryPoolDep = Annotated[QueryPool, Depends(query_pool_of)]
+def get_context(request: Request) -> AppContext:
+    """The app's long-lived objects: settings, database, cipher, query pool, ..."""
+    context: AppContext = request.app.state.context
+    return context
+
+
+ContextDep = Annotated[AppContext, Depends(get_context)]
+
+
+def get_settings(context: ContextDep) -> Settings:
+    """The settings the app was created with."""
+    return context.settings
+
+
+async def get_session(context: ContextDep) -> AsyncIterator[AsyncSession]:
+    """One app-database session per request, closed afterwards."""
+    async with context.database.session() as session:
+        yield session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+def _bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return request.cookies.get(COOKIE_NAME)
+
+
+async def get_signed_in_user(
+    request: Request, context: ContextDep, session: SessionDep
+) -> User | None:
+    """The active user behind the bearer token or session cookie, or None.
+
+    A token counts only while its version is the user's current token version: logout,
+    a password change, deactivation and an admin's sign-out bump it.
+    """
+    token = _bearer_token(request)
+    claims = read_token(token, context.secret_key) if token else None
+    if claims is None:
+        return None
+    user = await session.get(User, claims.user_id)
+    if user is None or not user.is_active or user.token_version != claims.version:
+        return None
+    return user
+
+
+SignedInUser = Annotated[User | None, Depends(get_signed_in_user)]
+
+
+async def get_current_user(user: SignedInUser) -> User:
+    """The user behind the bearer token or session cookie; 401 otherwise."""
+    if user is None:
+        raise DataAgentError(
+            ErrorCode.UNAUTHORIZED, "Sign in to continue: the token is missing, invalid or expired."
+        )
+    return user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+def require(permission: Permission) -> Callable[[User], Awaitable[User]]:
+    """A dependency that returns the current user when their role grants `permission`."""
+
+    async def dependency(user: CurrentUser) -> User:
+        if not has_permission(user.role, permission):
+            raise DataAgentError(
+                ErrorCode.FORBIDDEN, f"Your role ({user.role}) lacks the {permission} permission."
+            )
+        return user
+
+    return dependency

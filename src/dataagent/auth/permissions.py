@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from dataagent.vocabulary import Role
+
 
 class Permission(StrEnum):
     """Every permission a route can require."""
@@ -18,14 +20,6 @@ class Permission(StrEnum):
     SEMANTIC_MODELS_READ = "semantic_models:read"
     SEMANTIC_MODELS_WRITE = "semantic_models:write"
     USERS_MANAGE = "users:manage"
-
-
-class Role(StrEnum):
-    """The three roles a user can have."""
-
-    ADMIN = "admin"
-    CONTRIBUTOR = "contributor"
-    VIEWER = "viewer"
 
 
 _READ = frozenset(
@@ -45,18 +39,15 @@ _CONTRIBUTE = _READ | {
 }
 
 ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
-    Role.ADMIN: frozenset(Permission),
-    Role.CONTRIBUTOR: frozenset(_CONTRIBUTE),
-    Role.VIEWER: _READ,
+    "admin": frozenset(Permission),
+    "contributor": frozenset(_CONTRIBUTE),
+    "viewer": _READ,
 }
 
 
 def permissions_for(role: str) -> frozenset[Permission]:
     """The permissions of a role; an unknown role has none."""
-    try:
-        return ROLE_PERMISSIONS[Role(role)]
-    except ValueError:
-        return frozenset()
+    return ROLE_PERMISSIONS.get(role, frozenset())  # type: ignore[call-overload]
 
 
 def has_permission(role: str, permission: Permission) -> bool:

@@ -144,7 +144,7 @@ def load_postgres(data: DemoData, url: str, schema: str = "public") -> None:
             for table in SCHEMA:
                 # Foreign keys are added after the load: one bulk check per key instead of a
                 # trigger per row, which is several times faster.
-                cursor.execute(create_table_sql(table, "postgres", qualifier, foreign_keys=False))
+                cursor.execute(create_table_sql(table, "postgresql", qualifier, foreign_keys=False))
                 for statement in comment_sql(table, qualifier):
                     cursor.execute(statement)
                 columns = ", ".join(table.column_names)

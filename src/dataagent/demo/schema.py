@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from dataagent.dialects import Dialect
+
 Kind = Literal["integer", "text", "date", "timestamp", "money", "fraction", "boolean"]
-Dialect = Literal["duckdb", "postgres", "sqlite"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Table:
         return [column.name for column in self.columns]
 
 
+# The dialects the demo writes itself (MariaDB tests load it with their own DDL).
 _TYPES: dict[Dialect, dict[Kind, str]] = {
     "duckdb": {
         "integer": "INTEGER",
@@ -50,7 +52,7 @@ _TYPES: dict[Dialect, dict[Kind, str]] = {
         "fraction": "DECIMAL(4,2)",
         "boolean": "BOOLEAN",
     },
-    "postgres": {
+    "postgresql": {
         "integer": "INTEGER",
         "text": "VARCHAR",
         "date": "DATE",

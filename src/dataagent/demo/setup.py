@@ -12,12 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
-from dataagent.llm.embeddings import provider_from_settings
-from dataagent.sources.credentials import CredentialCipher
+from dataagent.services import connections, ontologies, semantic_models, users
+from dataagent.services.context import AppContext
 from dataagent.sources.engines import ConnectionSpec
-from dataagent.sources.pool import QueryPool
-from dataagent.store import connections, ontologies, semantic_models, users
-from dataagent.store.database import Database
 from dataagent.store.models import Connection, Ontology
 
 log = logging.getLogger(__name__)
@@ -54,9 +51,9 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
     if not path.exists():
         log.info("generating the demo database at %s", path)
         await asyncio.to_thread(write_demo_database, path)
-    database = Database(settings.resolved_database_url)
+    context = AppContext.from_settings(settings)
     try:
-        async with database.session() as session:
+        async with context.database.session() as session:
             admin = await users.get_by_email(session, settings.admin_email)
             created = admin is None
             if admin is None:
@@ -69,11 +66,11 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
                 )
             )
             if existing is None:
-                await _build_demo_ontology(settings, database, session, admin.id, path)
+                await _build_demo_ontology(context, session, admin.id, path)
             else:
                 await _mark_demo_connection(session, admin.id, path)
     finally:
-        await database.dispose()
+        await context.aclose()
     return SeedResult(path, created)
 
 
@@ -95,24 +92,22 @@ async def _mark_demo_connection(session: AsyncSession, owner_id: uuid.UUID, path
 
 
 async def _build_demo_ontology(
-    settings: Settings, database: Database, session: AsyncSession, owner_id: uuid.UUID, path: Path
+    context: AppContext, session: AsyncSession, owner_id: uuid.UUID, path: Path
 ) -> None:
-    """Connection -> semantic model -> ontology for the demo file, as a user would make them."""
-    cipher = CredentialCipher(settings.resolved_secret_key())
+    """Connection -> semantic model -> ontology for the demo file, as a user would make them.
+
+    The demo file lies in the data directory: its connection is a managed one (`demo`),
+    which opens exactly that file under the same access policy as everyone's.
+    """
     spec = ConnectionSpec(dialect="duckdb", database=str(path))
-    connection = await connections.create_connection(
-        session, cipher, owner_id, "Retail demo", spec, kind="demo"
+    connection = await connections.add_managed_connection(
+        context, session, owner_id, "Retail demo", spec, "demo"
     )
-    # The demo file lies in the data directory: only its own (managed) connection opens it.
-    policy = connections.access_policy(settings, connection.kind, spec)
-    pool = QueryPool(max_workers=1, per_owner=1)
-    try:
-        model = await semantic_models.create_from_connection(
-            session, pool, owner_id, connection.id, spec, policy, "retail", DEMO_DESCRIPTION
-        )
-    finally:
-        pool.shutdown()
-    ontology = await ontologies.create_from_semantic_model(
-        session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
+    await session.commit()
+    model = await semantic_models.create_from_connection(
+        context, session, owner_id, connection.id, "retail", DEMO_DESCRIPTION
     )
-    await ontologies.build_ontology(database, ontology.id, provider_from_settings(settings))
+    ontology = await ontologies.create_ontology(
+        context, session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
+    )
+    await context.builds.wait(ontology.id)

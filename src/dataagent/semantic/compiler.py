@@ -19,9 +19,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 from sqlglot import exp
 
+from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.ontology.joins import JoinGraph, JoinPath
-from dataagent.semantic.dialects import sqlglot_dialect
 from dataagent.semantic.fanout import FanOutReport, analyse
 from dataagent.semantic.fragments import Fragments, and_all, col, cte, ident
 from dataagent.semantic.model import SemanticModel

@@ -13,9 +13,9 @@ from collections import defaultdict
 import sqlglot
 from sqlglot import exp
 
+from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.ontology.joins import JoinEdge, JoinPath, make_path
-from dataagent.semantic.dialects import sqlglot_dialect, truncate
 from dataagent.semantic.fanout import primary_key
 from dataagent.semantic.model import Dataset, Field_, SemanticModel
 from dataagent.semantic.plan import (
@@ -24,6 +24,7 @@ from dataagent.semantic.plan import (
     ResolvedMeasure,
     ResolvedPlan,
 )
+from dataagent.semantic.time_grains import truncate
 
 _COMPARISONS: dict[str, type[exp.Binary]] = {
     "=": exp.EQ,

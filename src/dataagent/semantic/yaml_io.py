@@ -15,10 +15,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from dataagent.dialects import DIALECTS
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.model import Dataset, Relationship, SemanticModel
 
-DIALECTS = ("postgresql", "sqlite", "duckdb", "mysql")
 MODEL_KEYS = ("name", "description", "dialect", "datasets", "relationships")
 DATASET_KEYS = ("name", "description", "source", "row_count", "primary_key", "fields")
 FIELD_KEYS = (

@@ -25,8 +25,8 @@ from sqlglot.errors import ErrorLevel
 from sqlglot.generator import Generator
 from sqlglot.tokens import TokenType
 
+from dataagent.dialects import SQLGLOT_DIALECT, Dialect
 from dataagent.sources.functions import is_allowed_function, is_table_function, refusal_reason
-from dataagent.sources.policy import SQLGLOT_DIALECT, Dialect
 
 # Keywords a generator writes directly before "(" that never call anything.
 NOT_CALLS: Final[frozenset[str]] = frozenset(

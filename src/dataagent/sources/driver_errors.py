@@ -10,8 +10,8 @@ import duckdb
 import psycopg
 import pymysql
 
+from dataagent.dialects import Dialect
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.sources.policy import Dialect
 
 TIMEOUT_MESSAGE = "The query took longer than the time limit and was stopped."
 

@@ -11,10 +11,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
+from dataagent.dialects import FILE_DIALECTS, Dialect, normalize_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.access import OPEN_FAILED_MESSAGE, AccessPolicy
 from dataagent.sources.driver_errors import connection_error
-from dataagent.sources.policy import Dialect, normalize_dialect
 from dataagent.sources.sessions import (
     DEFAULT_MEMORY_MB,
     DRIVER_ERRORS,
@@ -27,7 +27,6 @@ from dataagent.sources.sessions import (
 
 log = logging.getLogger(__name__)
 
-FILE_DIALECTS: frozenset[str] = frozenset({"sqlite", "duckdb"})
 DEFAULT_PORTS: dict[str, int] = {"postgresql": 5432, "mysql": 3306}
 # libpq parameters a URL may not set: the executor owns the session options.
 _PG_RESERVED_PARAMS = frozenset({"options", "application_name", "connect_timeout"})

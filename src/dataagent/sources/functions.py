@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from dataagent.sources.policy import Dialect
+from dataagent.dialects import Dialect
 
 # Category key -> the words a person reads (docs and refusal messages), in display order.
 CATEGORIES: Final[dict[str, str]] = {

@@ -17,18 +17,16 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, SqlglotError
 from sqlglot.tokens import Token
 
+from dataagent.dialects import SQLGLOT_DIALECT, Dialect, normalize_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.calls import RefusedCall, Rendered, check_call, render, written_name
 from dataagent.sources.functions import is_table_function
 from dataagent.sources.policy import (
     DEFAULT_SCHEMAS,
     OBJECT_IDENTIFIER_TYPES,
-    SQLGLOT_DIALECT,
     SYSTEM_SCHEMAS,
     SYSTEM_TABLE_PREFIXES,
-    Dialect,
     looks_like_file,
-    normalize_dialect,
 )
 
 MAX_SQL_CHARS = 100_000
@@ -312,7 +310,7 @@ def _check_call(name: str, dialect: Dialect) -> None:
 
 def _check_type(node: exp.DataType) -> None:
     """PostgreSQL object-identifier types (regclass, ...) look catalog objects up by name."""
-    name = node.sql(dialect="postgres").lower().replace('"', "").split(".")[-1]
+    name = node.sql(dialect=SQLGLOT_DIALECT["postgresql"]).lower().replace('"', "").split(".")[-1]
     name = name.split("(")[0].removesuffix("[]").strip()
     if name in OBJECT_IDENTIFIER_TYPES:
         raise violation(

@@ -10,23 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sqlite3
 import warnings
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import duckdb
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
 from sqlalchemy.engine.reflection import ObjectKind
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import StaticPool
 
+from dataagent.dialects import qualified_name, quote_identifier
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.model import DataType
+from dataagent.sources.access import AccessPolicy
+from dataagent.sources.engines import ConnectionSpec, open_readonly
 
-DIALECTS = ("postgresql", "sqlite", "duckdb", "mysql")
-_DRIVERS = {"postgresql": "postgresql+psycopg", "mysql": "mysql+pymysql", "sqlite": "sqlite"}
 _SYSTEM_SCHEMAS = {"information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema"}
 _TEXT_CAST = {"postgresql": "TEXT", "sqlite": "TEXT", "duckdb": "VARCHAR", "mysql": "CHAR"}
 _BATCH = 64  # UNION ALL branches per query: few round trips, statements of modest size
@@ -135,85 +134,43 @@ def map_data_type(native_type: str) -> DataType:
 
 # --- opening a database -------------------------------------------------------------------------
 
-
-def sqlalchemy_url(dialect: str, url_or_parts: str | Mapping[str, Any]) -> sa.URL:
-    """A SQLAlchemy URL with our driver, from a URL (or SQLite path) or host/port/... parts."""
-    if dialect not in _DRIVERS:
-        raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"Unsupported dialect {dialect!r}.")
-    if isinstance(url_or_parts, str):
-        if dialect == "sqlite" and "://" not in url_or_parts:
-            return sa.URL.create("sqlite", database=url_or_parts)
-        return sa.make_url(url_or_parts).set(drivername=_DRIVERS[dialect])
-    parts = dict(url_or_parts)
-    return sa.URL.create(
-        _DRIVERS[dialect],
-        username=parts.get("username"),
-        password=parts.get("password"),
-        host=parts.get("host"),
-        port=parts.get("port"),
-        database=parts.get("database"),
-    )
-
-
-def _read_only_engine(url: sa.URL, timeout_s: float) -> sa.Engine:
-    if url.get_backend_name() == "sqlite":
-        path = Path(url.database or "").resolve()
-        uri = f"{path.as_uri()}?mode=ro"
-        return sa.create_engine(
-            "sqlite://", creator=lambda: sqlite3.connect(uri, uri=True), poolclass=NullPool
-        )
-    if url.get_backend_name() == "postgresql":
-        options = (
-            f"-c default_transaction_read_only=on -c statement_timeout={int(timeout_s * 1000)}"
-        )
-        return sa.create_engine(url, poolclass=NullPool, connect_args={"options": options})
-    engine = sa.create_engine(url, poolclass=NullPool, connect_args={"read_timeout": timeout_s})
-
-    @sa.event.listens_for(engine, "connect")
-    def _read_only(dbapi_conn: Any, _record: Any) -> None:
-        with dbapi_conn.cursor() as cur:
-            cur.execute("SET SESSION TRANSACTION READ ONLY")
-
-    return engine
+# SQLAlchemy dialects that wrap our own drivers' connections (reflection needs a dialect).
+_SQLALCHEMY_DIALECTS = {
+    "postgresql": "postgresql+psycopg://",
+    "mysql": "mysql+pymysql://",
+    "sqlite": "sqlite://",
+}
 
 
 def introspect(
-    dialect: str,
-    url_or_parts: str | Mapping[str, Any],
-    options: IntrospectionOptions | None = None,
+    spec: ConnectionSpec, policy: AccessPolicy, options: IntrospectionOptions | None = None
 ) -> SchemaSnapshot:
-    """Read the schema of a database (opened read-only) into a snapshot."""
+    """Read the schema of a database into a snapshot, through the one read-only opener.
+
+    The session is the executor's own (same access policy, same hardening, same URL
+    parameters), opened with catalog access; SQLAlchemy's reflection runs on its connection.
+    """
     options = options or IntrospectionOptions()
-    if dialect == "duckdb":
-        path = str(
-            url_or_parts if isinstance(url_or_parts, str) else url_or_parts.get("database", "")
+    with open_readonly(
+        spec, policy, timeout_s=options.statement_timeout_s, catalog_access=True
+    ) as session:
+        raw = session.raw_connection
+        if spec.dialect == "duckdb":
+            return introspect_duckdb(raw, options)
+        engine = sa.create_engine(
+            _SQLALCHEMY_DIALECTS[spec.dialect],
+            creator=lambda: raw,
+            poolclass=StaticPool,
+            pool_reset_on_return=None,  # the session's read-only transaction stays open
         )
-        if path.startswith("duckdb:"):  # SQLAlchemy-style: duckdb:///relative, duckdb:////abs
-            path = sa.make_url(path).database or ""
-        if not Path(path).is_file():
-            raise DataAgentError(ErrorCode.CONNECTION_FAILED, "The DuckDB file does not exist.")
         try:
-            db = duckdb.connect(path, read_only=True)
-        except duckdb.Error as exc:
-            raise DataAgentError(
-                ErrorCode.CONNECTION_FAILED, "Could not open the DuckDB database."
-            ) from exc
-        try:
-            return introspect_duckdb(db, options)
-        finally:
-            db.close()
-    engine = _read_only_engine(sqlalchemy_url(dialect, url_or_parts), options.statement_timeout_s)
-    try:
-        try:
-            conn = engine.connect()
+            with engine.connect() as conn:
+                return introspect_connection(conn, options)
         except sa.exc.DBAPIError as exc:
             raise DataAgentError(
-                ErrorCode.CONNECTION_FAILED, "Could not connect to the database."
+                ErrorCode.QUERY_FAILED, "Could not read the database's schema."
             ) from exc
-        with conn:
-            return introspect_connection(conn, options)
-    finally:
-        engine.dispose()
+        # No engine.dispose(): the connection is the session's, closed when the session ends.
 
 
 # --- SQLAlchemy dialects (PostgreSQL, SQLite, MySQL/MariaDB) ------------------------------------
@@ -379,12 +336,12 @@ Runner = Callable[[str], list[tuple[Any, ...]] | None]
 
 def _sqlalchemy_runner(conn: sa.Connection) -> Runner:
     def run(sql: str) -> list[tuple[Any, ...]] | None:
+        # A savepoint per statement: a failing one is undone alone, and the session's
+        # read-only transaction (with its time limits) goes on.
         try:
-            rows = [tuple(r) for r in conn.exec_driver_sql(sql).fetchall()]
-            conn.commit()  # end the read-only transaction so a later failure loses nothing
-            return rows
+            with conn.begin_nested():
+                return [tuple(r) for r in conn.exec_driver_sql(sql).fetchall()]
         except sa.exc.DBAPIError:
-            conn.rollback()
             return None
 
     return run
@@ -475,13 +432,11 @@ def introspect_duckdb(
 
 
 def _quote(dialect: str, name: str) -> str:
-    if dialect == "mysql":
-        return "`" + name.replace("`", "``") + "`"
-    return '"' + name.replace('"', '""') + '"'
+    return quote_identifier(name, dialect)
 
 
 def _table_ref(dialect: str, table: TableInfo) -> str:
-    return f"{_quote(dialect, table.schema_name)}.{_quote(dialect, table.name)}"
+    return qualified_name((table.schema_name, table.name), dialect)
 
 
 def _run_branches(run: Runner, branches: Sequence[str]) -> list[tuple[Any, ...]]:

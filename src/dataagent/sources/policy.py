@@ -1,4 +1,4 @@
-"""The SQL guard's rule data: dialect names, system catalogs, file markers, default schemas.
+"""The SQL guard's rule data: system catalogs, file markers, default schemas.
 
 Pure data, no logic beyond name lookups. Every list is applied to every dialect unless it
 is keyed by one: a table called `pg_user` is suspect whatever the database, and failing
@@ -8,30 +8,9 @@ closed costs far less than a missed side effect. Which functions a query may cal
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final
 
-Dialect = Literal["postgresql", "sqlite", "duckdb", "mysql"]
-
-DIALECTS: Final[tuple[Dialect, ...]] = ("postgresql", "sqlite", "duckdb", "mysql")
-
-# Accepted spellings of each dialect (SQLAlchemy-style names included).
-DIALECT_ALIASES: Final[dict[str, Dialect]] = {
-    "postgresql": "postgresql",
-    "postgres": "postgresql",
-    "pg": "postgresql",
-    "sqlite": "sqlite",
-    "duckdb": "duckdb",
-    "mysql": "mysql",
-    "mariadb": "mysql",
-}
-
-# The sqlglot dialect that reads and writes each product dialect.
-SQLGLOT_DIALECT: Final[dict[Dialect, str]] = {
-    "postgresql": "postgres",
-    "sqlite": "sqlite",
-    "duckdb": "duckdb",
-    "mysql": "mysql",
-}
+from dataagent.dialects import Dialect
 
 # PostgreSQL object-identifier types: a cast to one looks a catalog object up by name.
 OBJECT_IDENTIFIER_TYPES: Final[frozenset[str]] = frozenset(
@@ -92,14 +71,6 @@ DEFAULT_SCHEMAS: Final[dict[Dialect, frozenset[str]]] = {
     "duckdb": frozenset({"main"}),
     "mysql": frozenset(),
 }
-
-
-def normalize_dialect(dialect: str) -> Dialect:
-    """The product dialect for any accepted spelling; ValueError for an unknown one."""
-    key = dialect.strip().lower().split("+", 1)[0]
-    if key not in DIALECT_ALIASES:
-        raise ValueError(f"unsupported SQL dialect: {dialect!r}")
-    return DIALECT_ALIASES[key]
 
 
 def looks_like_file(name: str) -> bool:

@@ -31,11 +31,11 @@ import pymysql.cursors
 from psycopg import sql as pgsql
 from psycopg.adapt import Buffer, Loader
 
+from dataagent.dialects import Dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.access import privileged_account_error
 from dataagent.sources.driver_errors import TIMEOUT_MESSAGE, query_error
 from dataagent.sources.functions import is_allowed_function
-from dataagent.sources.policy import Dialect
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,8 @@ SQLITE_PROGRESS_STEPS = 1000
 SQLITE_CATALOG_PRAGMAS = frozenset(
     {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list"}
 )
+# Flags SQLAlchemy's reflection reads (never sets) when it connects.
+SQLITE_READ_PRAGMAS = frozenset({"read_uncommitted", "database_list"})
 
 
 class Watchdog:
@@ -97,6 +99,8 @@ class Watchdog:
 
 class ReadOnlySession(ABC):
     """One read-only connection; `fetch` runs one statement under the time limit."""
+
+    _conn: Any
 
     dialect: ClassVar[Dialect]
     paramstyle: ClassVar[str]
@@ -144,6 +148,12 @@ class ReadOnlySession(ABC):
     @abstractmethod
     def _interrupt(self) -> None:
         """Stop the running statement (called from the watchdog thread)."""
+
+    @property
+    def raw_connection(self) -> Any:
+        """The driver's connection, hardened as this session is: for trusted catalog code
+        (introspection) only. What runs on it is NOT checked by the guard."""
+        return self._conn
 
     @abstractmethod
     def close(self) -> None:
@@ -498,8 +508,15 @@ class SQLiteSession(ReadOnlySession):
         if action == sqlite3.SQLITE_FUNCTION:
             denied = not is_allowed_function(arg2 or "", "sqlite")
             return sqlite3.SQLITE_DENY if denied else sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_SAVEPOINT and self._catalog_access:
+            # Introspection isolates each of its statements in a savepoint; nothing to write.
+            return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA and self._catalog_access:
-            allowed = (arg1 or "").lower() in SQLITE_CATALOG_PRAGMAS
+            name = (arg1 or "").lower()
+            # A flag is allowed only without an argument: `PRAGMA flag = 1` would set it.
+            allowed = name in SQLITE_CATALOG_PRAGMAS or (
+                name in SQLITE_READ_PRAGMAS and arg2 is None
+            )
             return sqlite3.SQLITE_OK if allowed else sqlite3.SQLITE_DENY
         return sqlite3.SQLITE_DENY
 

@@ -1,4 +1,4 @@
-"""Chats and their messages: listing, ownership, the message pair, cascading deletes."""
+"""Chats and their messages: owner-scoped reads, listing and paging."""
 
 from __future__ import annotations
 
@@ -9,12 +9,8 @@ from typing import Generic, Literal, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.store import audit
 from dataagent.store.models import DataChat, DataChatMessage
-from dataagent.store.ontologies import get_owned_ontology
 from dataagent.store.ownership import get_owned
-from dataagent.store.types import utcnow
 
 T = TypeVar("T")
 
@@ -106,70 +102,10 @@ async def count_messages(session: AsyncSession, chat_id: uuid.UUID) -> int:
     return n or 0
 
 
-async def create_chat(
-    session: AsyncSession,
-    owner_id: uuid.UUID,
-    name: str,
-    ontology_id: uuid.UUID,
-    llm_provider: str | None = None,
-) -> DataChat:
-    """Create a chat on one of the caller's ready ontologies, and commit."""
-    ontology = await get_owned_ontology(session, owner_id, ontology_id)
-    if ontology.status != "ready":
-        raise DataAgentError(
-            ErrorCode.VALIDATION_ERROR,
-            f"The ontology is {ontology.status}, not ready; chats need a ready ontology.",
-        )
-    now = utcnow()
-    chat = DataChat(
-        name=name,
-        ontology_id=ontology.id,
-        owner_id=owner_id,
-        llm_provider=llm_provider,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(chat)
-    await session.flush()
-    audit.record(session, owner_id, "chat.create", "data_chat", chat.id)
-    await session.commit()
-    return chat
-
-
-_UNSET: object = object()
-
-
-async def update_chat(
-    session: AsyncSession,
-    owner_id: uuid.UUID,
-    chat_id: uuid.UUID,
-    name: str | None = None,
-    llm_provider: str | object | None = _UNSET,
-) -> DataChat:
-    """Rename a chat or change (or clear, with None) its LLM provider, and commit."""
-    chat = await get_chat(session, owner_id, chat_id)
-    if name is not None:
-        chat.name = name
-    if llm_provider is not _UNSET:
-        chat.llm_provider = llm_provider  # type: ignore[assignment]
-    chat.updated_at = utcnow()
-    await session.commit()
-    return chat
-
-
-async def delete_chat(session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID) -> None:
-    """Delete a chat and (by cascade) its messages, with an audit event, in one commit."""
-    chat = await get_chat(session, owner_id, chat_id)
-    audit.record(session, owner_id, "chat.delete", "data_chat", chat.id, {"name": chat.name})
-    await session.delete(chat)
-    await session.commit()
-
-
 async def list_messages(
-    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, page: int, page_size: int
+    session: AsyncSession, chat: DataChat, page: int, page_size: int
 ) -> Page[DataChatMessage]:
     """One page of a chat's messages, oldest first."""
-    chat = await get_chat(session, owner_id, chat_id)
     total = await count_messages(session, chat.id)
     rows = await session.scalars(
         select(DataChatMessage)
@@ -181,31 +117,9 @@ async def list_messages(
     return Page(list(rows), total, page, page_size)
 
 
-async def send_message(
-    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, content: str
-) -> tuple[DataChatMessage, DataChatMessage]:
-    """Store the user's message and the assistant's `generating` placeholder in one commit."""
-    chat = await get_chat(session, owner_id, chat_id)
-    last_seq = await session.scalar(
-        select(func.max(DataChatMessage.seq)).where(DataChatMessage.chat_id == chat.id)
+async def next_seq(session: AsyncSession, chat_id: uuid.UUID) -> int:
+    """The sequence number the chat's next message takes."""
+    last = await session.scalar(
+        select(func.max(DataChatMessage.seq)).where(DataChatMessage.chat_id == chat_id)
     )
-    seq = (last_seq if last_seq is not None else -1) + 1
-    now = utcnow()
-    question = DataChatMessage(
-        chat_id=chat.id, role="user", content=content, status="complete", seq=seq, created_at=now
-    )
-    # The placeholder starts with empty metadata: claiming it atomically flips that to
-    # {"claimed": true}, so a second stream request cannot start a second run.
-    reply = DataChatMessage(
-        chat_id=chat.id,
-        role="assistant",
-        content="",
-        status="generating",
-        metadata_={},
-        seq=seq + 1,
-        created_at=now,
-    )
-    session.add_all([question, reply])
-    chat.updated_at = now
-    await session.commit()
-    return question, reply
+    return (last if last is not None else -1) + 1

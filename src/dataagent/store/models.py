@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -22,11 +22,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from dataagent.store.types import JSONDocument, UTCDateTime, utcnow
-
-Role = Literal["admin", "contributor", "viewer"]
-OntologyStatus = Literal["building", "ready", "failed"]
-MessageRole = Literal["user", "assistant"]
-MessageStatus = Literal["generating", "complete", "failed", "clarification_needed"]
+from dataagent.vocabulary import (
+    ConnectionKind,
+    LlmProvider,
+    MessageRole,
+    MessageStatus,
+    OntologyStatus,
+    QueryMode,
+    QueryStatus,
+    Role,
+)
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -55,7 +60,7 @@ class User(Base):
     id: Mapped[uuid.UUID] = _uuid_pk()
     email: Mapped[str] = mapped_column(String(320), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
-    role: Mapped[str] = mapped_column(String(20), default="viewer")
+    role: Mapped[Role] = mapped_column(String(20), default="viewer")
     is_active: Mapped[bool] = mapped_column(default=True)
     # Tokens carry the version they were issued at; bumping it signs the user out everywhere.
     token_version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
@@ -72,7 +77,7 @@ class Ontology(Base):
     name: Mapped[str] = mapped_column(String(255))
     description: Mapped[str | None] = mapped_column(Text)
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    status: Mapped[str] = mapped_column(String(20), default="building")
+    status: Mapped[OntologyStatus] = mapped_column(String(20), default="building")
     error: Mapped[str | None] = mapped_column(Text)
     semantic_model_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("semantic_models.id", ondelete="SET NULL")
@@ -97,7 +102,7 @@ class DataChat(Base):
     name: Mapped[str] = mapped_column(String(255))
     ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    llm_provider: Mapped[str | None] = mapped_column(String(50))
+    llm_provider: Mapped[LlmProvider | None] = mapped_column(String(50))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -122,10 +127,10 @@ class DataChatMessage(Base):
 
     id: Mapped[uuid.UUID] = _uuid_pk()
     chat_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("data_chats.id", ondelete="CASCADE"))
-    role: Mapped[str] = mapped_column(String(20))
+    role: Mapped[MessageRole] = mapped_column(String(20))
     content: Mapped[str] = mapped_column(Text, default="")
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONDocument)
-    status: Mapped[str] = mapped_column(String(20), default="complete")
+    status: Mapped[MessageStatus] = mapped_column(String(20), default="complete")
     # Position in the chat: orders messages created in the same instant (a question before
     # its reply).
     seq: Mapped[int] = mapped_column(Integer, default=0)
@@ -165,7 +170,7 @@ class Connection(Base):
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(255))
     dialect: Mapped[str] = mapped_column(String(20))
-    kind: Mapped[str] = mapped_column(String(20), default="database")  # database | files
+    kind: Mapped[ConnectionKind] = mapped_column(String(20), default="database")
     display: Mapped[str] = mapped_column(Text)
     secret: Mapped[str] = mapped_column(Text)
     server_version: Mapped[str | None] = mapped_column(String(255))
@@ -186,6 +191,7 @@ class FileDataset(Base):
     connection_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("connections.id", ondelete="CASCADE")
     )
+    # The directory of its files under `<data_dir>/datasets` (a random id).
     registry_id: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(255))
     description: Mapped[str | None] = mapped_column(Text)
@@ -281,10 +287,13 @@ class OntologyRelationship(Base):
     __table_args__ = (Index(None, "ontology_id"),)
 
 
-class QueryRun(Base):
-    """A run capsule (seed 004): one SQL execution, what ran and how it ended."""
+class QueryRecord(Base):
+    """One SQL execution against a user's database, what ran and how it ended.
 
-    __tablename__ = "query_runs"
+    Seed 004's "run capsule" (`GET /api/runs/{id}`); "run" alone means an agent run.
+    """
+
+    __tablename__ = "query_records"
 
     id: Mapped[uuid.UUID] = _uuid_pk()
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -296,11 +305,11 @@ class QueryRun(Base):
     )
     dataset_version: Mapped[str | None] = mapped_column(String(64))
     question: Mapped[str | None] = mapped_column(Text)
-    mode: Mapped[str] = mapped_column(String(10))  # plan | sql
+    mode: Mapped[QueryMode] = mapped_column(String(10))
     plan: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     sql: Mapped[str] = mapped_column(Text)
     compiled_sql: Mapped[str | None] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(20))  # succeeded | failed
+    status: Mapped[QueryStatus] = mapped_column(String(20))
     row_count: Mapped[int] = mapped_column(Integer, default=0)
     truncated: Mapped[bool] = mapped_column(Boolean, default=False)
     result_summary: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)

@@ -1,68 +1,36 @@
-"""Ontologies: built from a semantic model into datasets, fields, relationships, embeddings."""
+"""Ontologies: the rows of a built ontology (datasets, fields, relationships, embeddings)."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import logging
 import uuid
-from collections import OrderedDict, defaultdict
-from datetime import datetime
+from collections import defaultdict
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import EmbeddingProvider
-from dataagent.ontology.retrieval import (
-    DatasetDoc,
-    DatasetIndex,
-    ScoredDataset,
-    dataset_docs,
-    embed_datasets,
-    vector_from_bytes,
-    vector_to_bytes,
-)
+from dataagent.ontology.retrieval import DatasetDoc, vector_from_bytes, vector_to_bytes
 from dataagent.semantic.model import Relationship, SemanticModel
-from dataagent.semantic.yaml_io import dump_dataset_yaml, load_yaml
+from dataagent.semantic.yaml_io import dump_dataset_yaml
 from dataagent.store import audit
-from dataagent.store.database import Database
 from dataagent.store.models import (
     Ontology,
     OntologyDataset,
     OntologyField,
     OntologyRelationship,
-    SemanticModelRecord,
 )
 from dataagent.store.ownership import get_owned
-
-log = logging.getLogger(__name__)
 
 
 async def get_owned_ontology(
     session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> Ontology:
-    """The caller's ontology, or NOT_FOUND (also when someone else owns it)."""
+    """The owner's ontology, or NOT_FOUND (also when someone else owns it)."""
     return await get_owned(session, Ontology, owner_id, ontology_id, "Ontology")
 
 
-async def create_ontology(
-    session: AsyncSession,
-    owner_id: uuid.UUID,
-    name: str,
-    status: str = "building",
-    description: str | None = None,
-) -> Ontology:
-    """Insert an ontology record and commit."""
-    ontology = Ontology(name=name, owner_id=owner_id, status=status, description=description)
-    session.add(ontology)
-    await session.commit()
-    return ontology
-
-
 async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
-    """The caller's ontologies, newest first."""
+    """The owner's ontologies, newest first."""
     rows = await session.scalars(
         select(Ontology)
         .where(Ontology.owner_id == owner_id)
@@ -71,14 +39,14 @@ async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[On
     return list(rows)
 
 
-async def create_from_semantic_model(
+async def add_ontology(
     session: AsyncSession,
     owner_id: uuid.UUID,
     semantic_model_id: uuid.UUID,
     name: str,
     description: str | None,
 ) -> Ontology:
-    """An ontology record in `building`, pointing at the semantic model it is built from."""
+    """An ontology row in `building`, pointing at the semantic model it is built from."""
     ontology = Ontology(
         name=name,
         description=description,
@@ -89,60 +57,13 @@ async def create_from_semantic_model(
     session.add(ontology)
     await session.flush()
     audit.record(session, owner_id, "ontology.create", "ontology", ontology.id)
-    await session.commit()
     return ontology
 
 
-async def mark_building(session: AsyncSession, ontology: Ontology) -> None:
-    """Put an ontology back into `building` before a rebuild."""
-    ontology.status = "building"
-    ontology.error = None
-    await session.commit()
-
-
-async def build_ontology(
-    database: Database, ontology_id: uuid.UUID, provider: EmbeddingProvider
-) -> None:
-    """Build datasets, fields, relationships and embeddings; end in `ready` or `failed`."""
-    async with database.session() as session:
-        ontology = await session.get(Ontology, ontology_id)
-        if ontology is None:
-            return
-        try:
-            record = (
-                await session.get(SemanticModelRecord, ontology.semantic_model_id)
-                if ontology.semantic_model_id
-                else None
-            )
-            if record is None:
-                raise DataAgentError(
-                    ErrorCode.VALIDATION_ERROR, "The ontology's semantic model no longer exists."
-                )
-            model = load_yaml(record.yaml)
-            docs = await asyncio.to_thread(embed_datasets, provider, dataset_docs(model))
-            await _replace_graph(session, ontology, model, docs)
-            ontology.model_yaml = record.yaml
-            ontology.dataset_count = len(model.datasets)
-            ontology.relationship_count = len(model.relationships)
-            ontology.embedding_provider = provider.name
-            ontology.status = "ready"
-            ontology.error = None
-            await session.commit()
-        except Exception as exc:
-            await session.rollback()
-            log.warning("ontology %s failed to build: %s", ontology_id, exc)
-            ontology = await session.get(Ontology, ontology_id)
-            if ontology is not None:
-                ontology.status = "failed"
-                ontology.error = (
-                    exc.message if isinstance(exc, DataAgentError) else "The build failed."
-                )
-                await session.commit()
-
-
-async def _replace_graph(
+async def replace_graph(
     session: AsyncSession, ontology: Ontology, model: SemanticModel, docs: list[DatasetDoc]
 ) -> None:
+    """Replace the ontology's datasets, fields and relationships with the model's."""
     await session.execute(delete(OntologyDataset).where(OntologyDataset.ontology_id == ontology.id))
     await session.execute(
         delete(OntologyRelationship).where(OntologyRelationship.ontology_id == ontology.id)
@@ -196,41 +117,24 @@ async def _replace_graph(
 
 
 async def delete_ontology(session: AsyncSession, ontology: Ontology) -> None:
-    """Delete an ontology; its datasets and chats go with it (cascade)."""
+    """Delete an ontology (its datasets and chats go with it, by cascade)."""
     audit.record(session, ontology.owner_id, "ontology.delete", "ontology", ontology.id)
     await session.delete(ontology)
-    await session.commit()
 
 
-def require_ready(ontology: Ontology) -> str:
-    """The frozen model YAML of a ready ontology (VALIDATION_ERROR while it is not ready)."""
-    if ontology.status != "ready" or not ontology.model_yaml:
-        raise DataAgentError(
-            ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
-        )
-    return ontology.model_yaml
-
-
-def ready_model(ontology: Ontology) -> SemanticModel:
-    """The semantic model of a ready ontology (VALIDATION_ERROR while it is not ready)."""
-    return _parse_model(require_ready(ontology))
-
-
-@functools.lru_cache(maxsize=8)
-def _parse_model(text: str) -> SemanticModel:
-    # Parsing a 1,000-table model takes about a second; every request of a chat reuses it.
-    return load_yaml(text)
-
-
-async def datasets_of(session: AsyncSession, ontology_id: uuid.UUID) -> list[OntologyDataset]:
-    """The datasets of an ontology, by name, with their fields."""
-    rows = await session.scalars(
+async def datasets_of(
+    session: AsyncSession, ontology_id: uuid.UUID, names: list[str] | None = None
+) -> list[OntologyDataset]:
+    """The datasets of an ontology (all, or those named), by name, with their fields."""
+    query = (
         select(OntologyDataset)
         .where(OntologyDataset.ontology_id == ontology_id)
         .options(selectinload(OntologyDataset.fields))
         .order_by(OntologyDataset.name)
     )
-    return list(rows)
+    if names is not None:
+        query = query.where(OntologyDataset.name.in_(names))
+    return list(await session.scalars(query))
 
 
 async def relationships_of(
@@ -245,39 +149,8 @@ async def relationships_of(
     return list(rows)
 
 
-async def search(
-    session: AsyncSession,
-    ontology: Ontology,
-    question: str,
-    provider: EmbeddingProvider,
-    k: int = 10,
-) -> list[ScoredDataset]:
-    """The datasets of this ontology (and no other) most relevant to the question."""
-    require_ready(ontology)
-    if ontology.embedding_provider != provider.name:
-        raise DataAgentError(
-            ErrorCode.CONFLICT,
-            "The ontology was embedded with another provider: rebuild it "
-            "(or run `dataagent ontology backfill`).",
-        )
-    index = await _index(session, ontology)
-    if not len(index):
-        return []
-    query = await asyncio.to_thread(provider.embed_query, question)
-    return index.search(question, query, k)
-
-
-# Search indexes of recently searched ontologies, keyed by id and last build: a rebuild
-# changes `updated_at`, so a stale index is never used.
-_INDEXES: OrderedDict[tuple[uuid.UUID, datetime], DatasetIndex] = OrderedDict()
-_INDEX_CACHE_SIZE = 16
-
-
-async def _index(session: AsyncSession, ontology: Ontology) -> DatasetIndex:
-    key = (ontology.id, ontology.updated_at)
-    if key in _INDEXES:
-        _INDEXES.move_to_end(key)
-        return _INDEXES[key]
+async def search_documents(session: AsyncSession, ontology_id: uuid.UUID) -> list[DatasetDoc]:
+    """The stored search text and embedding of each dataset (a missing vector is None)."""
     rows = await session.execute(
         select(
             OntologyDataset.name,
@@ -285,29 +158,18 @@ async def _index(session: AsyncSession, ontology: Ontology) -> DatasetIndex:
             OntologyDataset.embedding,
             OntologyDataset.embedding_key,
         )
-        .where(OntologyDataset.ontology_id == ontology.id)
+        .where(OntologyDataset.ontology_id == ontology_id)
         .order_by(OntologyDataset.name)
     )
-    docs = [
+    return [
         DatasetDoc(
             name=name,
             text=text,
             vector=vector_from_bytes(vector) if vector else None,
-            vector_key=key_,
+            vector_key=key,
         )
-        for name, text, vector, key_ in rows.all()
+        for name, text, vector, key in rows.all()
     ]
-    if any(d.vector is None for d in docs):
-        raise DataAgentError(
-            ErrorCode.CONFLICT,
-            "Some datasets have no embedding: rebuild the ontology "
-            "(or run `dataagent ontology backfill`).",
-        )
-    index = DatasetIndex(docs)
-    _INDEXES[key] = index
-    while len(_INDEXES) > _INDEX_CACHE_SIZE:
-        _INDEXES.popitem(last=False)
-    return index
 
 
 async def stale_ontology_ids(
@@ -323,3 +185,8 @@ async def stale_ontology_ids(
             | Ontology.id.in_(missing)
         )
     return list(await session.scalars(query.order_by(Ontology.created_at)))
+
+
+async def building_ontologies(session: AsyncSession) -> list[Ontology]:
+    """Every ontology still marked `building`."""
+    return list(await session.scalars(select(Ontology).where(Ontology.status == "building")))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -16,10 +18,11 @@ from dataagent.api.app import create_app
 from dataagent.auth.passwords import hash_password
 from dataagent.auth.tokens import issue_token
 from dataagent.config import Settings
+from dataagent.services import connections, ontologies, semantic_models
+from dataagent.services.context import AppContext
 from dataagent.store.database import Database
 from dataagent.store.migrations import upgrade
-from dataagent.store.models import User
-from dataagent.store.ontologies import create_ontology
+from dataagent.store.models import Ontology, User
 
 PASSWORD = "correct-horse-battery"
 
@@ -69,6 +72,7 @@ class World:
     """The app under test, its database, and signed-in clients per role."""
 
     app: FastAPI
+    context: AppContext
     database: Database
     anon: httpx.AsyncClient
     admin: Account
@@ -89,7 +93,8 @@ def _client(app: FastAPI, token: str | None = None) -> httpx.AsyncClient:
 async def world(settings: Settings) -> AsyncIterator[World]:
     """Four users (admin, two contributors, a viewer), each with a signed-in client."""
     app = create_app(settings)
-    database: Database = app.state.database
+    context: AppContext = app.state.context
+    database = context.database
     anon = _client(app)
     accounts: dict[str, Account] = {}
     # Users are inserted with one precomputed hash and given tokens directly: argon2 is
@@ -105,22 +110,58 @@ async def world(settings: Settings) -> AsyncIterator[World]:
             user = User(email=email, password_hash=_password_hash(), role=role)
             session.add(user)
             await session.flush()
-            token, _ = issue_token(user.id, user.token_version, app.state.secret_key, 60)
+            token, _ = issue_token(user.id, user.token_version, context.secret_key, 60)
             accounts[key] = Account(user.id, email, role, _client(app, token))
         await session.commit()
 
     async def make_ontology(
         owner: Account, status: str = "ready", name: str = "Retail"
     ) -> uuid.UUID:
+        """A real ontology of a small SQLite database, built the production way; or, for
+        `building` / `failed`, one caught in that state."""
+        path = settings.data_dir.parent / f"shop-{uuid.uuid4().hex[:8]}.db"
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT)")
+            db.execute("INSERT INTO customers VALUES (1, 'Ana', 'Oslo'), (2, 'Bo', 'Rome')")
+        db.close()
         async with database.session() as session:
-            ontology = await create_ontology(session, owner.id, name, status=status)
-            return ontology.id
+            connection = await connections.create_connection(
+                context, session, owner.id, name, {"dialect": "sqlite", "database": str(path)}
+            )
+            model = await semantic_models.create_from_connection(
+                context, session, owner.id, connection.id, name.lower(), None
+            )
+            if status == "ready":
+                ontology = await ontologies.create_ontology(
+                    context, session, owner.id, model.id, name, None
+                )
+                await context.builds.wait(ontology.id)
+                await session.refresh(ontology)
+                assert ontology.status == "ready", ontology.error
+                return ontology.id
+            stuck = Ontology(
+                name=name, owner_id=owner.id, status=status, semantic_model_id=model.id
+            )
+            session.add(stuck)
+            await session.commit()
+            return stuck.id
 
-    world = World(app, database, anon, make_ontology=make_ontology, **accounts)
+    world = World(app, context, database, anon, make_ontology=make_ontology, **accounts)
     try:
         yield world
     finally:
         for account in accounts.values():
             await account.client.aclose()
         await anon.aclose()
-        await database.dispose()
+        await context.aclose()
+
+
+async def built(client: httpx.AsyncClient, ontology_id: str) -> dict[str, object]:
+    """The ontology once its build has ended (polled over HTTP, as a client would)."""
+    for _ in range(3000):
+        response = await client.get(f"/api/ontologies/{ontology_id}")
+        ontology: dict[str, object] = response.json()["data"]
+        if ontology["status"] != "building":
+            return ontology
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"ontology {ontology_id} still building")

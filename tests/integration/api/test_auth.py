@@ -152,7 +152,7 @@ async def test_token_without_a_version_claim_is_refused(world: World) -> None:
         "exp": now + timedelta(hours=1),
         "iss": "dataagent",
     }
-    legacy = jwt.encode(claims, world.app.state.secret_key, algorithm="HS256")
+    legacy = jwt.encode(claims, world.context.secret_key, algorithm="HS256")
     response = await _me(world, legacy)
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "UNAUTHORIZED"
@@ -167,5 +167,5 @@ async def test_token_with_another_version_is_refused(world: World) -> None:
         "exp": now + timedelta(hours=1),
         "iss": "dataagent",
     }
-    ahead = jwt.encode(claims, world.app.state.secret_key, algorithm="HS256")
+    ahead = jwt.encode(claims, world.context.secret_key, algorithm="HS256")
     assert (await _me(world, ahead)).status_code == 401

@@ -319,7 +319,7 @@ async def test_send_message_errors(world: World) -> None:
 async def test_message_pair_is_one_transaction(world: World) -> None:
     """If the pair cannot be committed, neither message is stored."""
     chat = await _chat(world, world.contributor)
-    from dataagent.store import chats
+    from dataagent.services import chats
 
     async with world.database.session() as session:
         original_commit = session.commit

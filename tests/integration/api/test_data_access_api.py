@@ -106,7 +106,7 @@ async def test_one_user_cannot_starve_another(world: World, tmp_path: Path) -> N
             json={"name": "db", "dialect": "sqlite", "database": str(_sqlite(tmp_path / "q.db"))},
         )
         connections.append(created.json()["data"]["id"])
-    pool = world.app.state.query_pool
+    pool = world.context.query_pool
 
     async def slow() -> int:
         body = {"connectionId": connections[0], "sql": SLOW_SQL}
@@ -133,7 +133,7 @@ async def test_one_user_cannot_starve_another(world: World, tmp_path: Path) -> N
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_the_settings_supply_the_query_limits(world: World, tmp_path: Path) -> None:
-    world.app.state.settings.query_max_rows = 3
+    world.context.settings.query_max_rows = 3
     created = await world.contributor.client.post(
         "/api/connections",
         json={"name": "db", "dialect": "sqlite", "database": str(_sqlite(tmp_path / "l.db"))},

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from tests.conftest import postgres_reader
-from tests.integration.api.conftest import World
+from tests.integration.api.conftest import World, built
 
 from dataagent.demo import DemoData, load_postgres, write_duckdb
 
@@ -62,7 +62,8 @@ async def _build(world: World, body: dict[str, object]) -> tuple[str, str]:
     )
     assert ontology.status_code == 201, ontology.text
     ontology_id = ontology.json()["data"]["id"]
-    status = (await client.get(f"/api/ontologies/{ontology_id}")).json()["data"]
+    assert ontology.json()["data"]["status"] == "building"  # the build runs in the background
+    status = await built(client, ontology_id)
     assert status["status"] == "ready", status
     return connection["id"], ontology_id
 

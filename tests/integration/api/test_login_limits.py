@@ -44,7 +44,7 @@ def clock(world: World, settings: Settings) -> FakeClock:
     from dataagent.auth.login_limits import LoginLimiter
 
     fake = FakeClock()
-    world.app.state.login_limiter = LoginLimiter.from_settings(settings, clock=fake)
+    world.context.login_limiter = LoginLimiter.from_settings(settings, clock=fake)
     return fake
 
 
@@ -146,15 +146,15 @@ async def test_limits_hold_without_a_hand_moved_clock(world: World) -> None:
 async def test_password_check_runs_off_the_event_loop(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dataagent.api.routes import auth
+    from dataagent.services import users
 
-    real = auth.verify_password
+    real = users.verify_password
     threads: list[int] = []
 
     def recording(password: str, password_hash: str | None) -> bool:
         threads.append(threading.get_ident())
         return real(password, password_hash)
 
-    monkeypatch.setattr(auth, "verify_password", recording)
+    monkeypatch.setattr(users, "verify_password", recording)
     assert (await _login(world.anon, "viewer@example.com", PASSWORD)).status_code == 200
     assert threads and threading.get_ident() not in threads

@@ -10,8 +10,8 @@ from tests.conftest import LOCAL
 from dataagent.demo import DemoData, write_duckdb
 from dataagent.llm.embeddings import LocalMiniLMProvider
 from dataagent.ontology.retrieval import DatasetIndex, dataset_docs, embed_datasets
+from dataagent.services.semantic_models import introspect_and_generate
 from dataagent.sources.engines import ConnectionSpec
-from dataagent.store.semantic_models import introspect_and_generate
 
 # Questions written for this test (not from any benchmark), with the datasets each needs.
 QUESTIONS: list[tuple[str, set[str]]] = [

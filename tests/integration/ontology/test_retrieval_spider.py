@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import LOCAL
 
 from dataagent.llm.embeddings import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
@@ -21,6 +22,7 @@ from dataagent.ontology.retrieval import (
     vector_to_bytes,
 )
 from dataagent.semantic.generation import generate_semantic_model
+from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 
 SPIDER = Path(__file__).resolve().parents[4] / "shared" / "evaldata" / "spider_dev" / "sqlite"
@@ -56,7 +58,12 @@ def ontologies(minilm: LocalMiniLMProvider) -> dict[str, list[DatasetDoc]]:
     """One ontology per database: its generated semantic model's datasets, embedded."""
     out = {}
     for db in DATABASES:
-        model = generate_semantic_model(introspect("sqlite", str(SPIDER / f"{db}.sqlite")), db)
+        model = generate_semantic_model(
+            introspect(
+                ConnectionSpec(dialect="sqlite", database=str(SPIDER / f"{db}.sqlite")), LOCAL
+            ),
+            db,
+        )
         out[db] = embed_datasets(minilm, dataset_docs(model))
     return out
 

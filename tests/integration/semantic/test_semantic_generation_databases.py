@@ -6,11 +6,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from tests.conftest import LOCAL, postgres_reader
 
 from dataagent.demo import DemoData, load_postgres, write_duckdb, write_sqlite
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import Cardinality, RelationshipSource, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml, dump_yaml, load_yaml
+from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 
 SPIDER = Path(__file__).resolve().parents[4] / "shared" / "evaldata" / "spider_dev" / "sqlite"
@@ -47,25 +49,35 @@ def check_demo(model: SemanticModel) -> None:
 def test_demo_duckdb(demo_data: DemoData, tmp_path: Path) -> None:
     path = tmp_path / "demo.duckdb"
     write_duckdb(demo_data, path)
-    model = generate_semantic_model(introspect("duckdb", str(path)), "demo")
+    model = generate_semantic_model(
+        introspect(ConnectionSpec(dialect="duckdb", database=str(path)), LOCAL), "demo"
+    )
     check_demo(model)
     assert model.dataset("orders").source == "main.orders"  # type: ignore[union-attr]
     # the same database always gives the same YAML
-    assert dump_yaml(generate_semantic_model(introspect("duckdb", str(path)), "demo")) == (
-        dump_yaml(model)
-    )
+    assert dump_yaml(
+        generate_semantic_model(
+            introspect(ConnectionSpec(dialect="duckdb", database=str(path)), LOCAL), "demo"
+        )
+    ) == (dump_yaml(model))
 
 
 def test_demo_sqlite(demo_data: DemoData, tmp_path: Path) -> None:
     path = tmp_path / "demo.sqlite"
     write_sqlite(demo_data, path)
-    check_demo(generate_semantic_model(introspect("sqlite", str(path)), "demo"))
+    check_demo(
+        generate_semantic_model(
+            introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL), "demo"
+        )
+    )
 
 
 @pytest.mark.postgres
 def test_demo_postgresql(demo_data: DemoData, postgres_db: str) -> None:
     load_postgres(demo_data, postgres_db)
-    model = generate_semantic_model(introspect("postgresql", postgres_db), "demo")
+    with postgres_reader(postgres_db) as reader:
+        spec = ConnectionSpec(dialect="postgresql", url=reader)  # type: ignore[arg-type]
+        model = generate_semantic_model(introspect(spec, LOCAL), "demo")
     check_demo(model)
     assert model.dataset("orders").source == "public.orders"  # type: ignore[union-attr]
 
@@ -77,7 +89,10 @@ def spider_databases() -> list[Path]:
 @pytest.mark.skipif(not SPIDER.is_dir(), reason="Spider evaluation data not present")
 def test_spider_concert_singer() -> None:
     model = generate_semantic_model(
-        introspect("sqlite", str(SPIDER / "concert_singer.sqlite")), "concert_singer"
+        introspect(
+            ConnectionSpec(dialect="sqlite", database=str(SPIDER / "concert_singer.sqlite")), LOCAL
+        ),
+        "concert_singer",
     )
     assert [d.name for d in model.datasets] == ["concert", "singer", "singer_in_concert", "stadium"]
     links = {(r.from_dataset, tuple(r.from_columns), r.to_dataset) for r in model.relationships}
@@ -106,7 +121,9 @@ def test_spider_every_declared_foreign_key_becomes_a_relationship(path: Path) ->
             len({row[0] for row in conn.execute(f'PRAGMA foreign_key_list("{t}")')}) for t in tables
         )
     conn.close()
-    model = generate_semantic_model(introspect("sqlite", str(path)), path.stem)
+    model = generate_semantic_model(
+        introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL), path.stem
+    )
     assert len(model.datasets) == len(tables)
     fks = [r for r in model.relationships if r.source is RelationshipSource.FOREIGN_KEY]
     assert len(fks) == declared

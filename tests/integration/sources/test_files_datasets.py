@@ -12,11 +12,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.conftest import LOCAL
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.generation import generate_semantic_model
-from dataagent.sources.datasets import DatasetRegistry, version_hash
+from dataagent.sources.datasets import DatasetFiles, version_hash
+from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.files import Upload
 from dataagent.sources.introspection import introspect
 
@@ -50,24 +52,21 @@ def excel_bytes() -> bytes:
 
 
 @pytest.fixture
-def registry(tmp_path: Path) -> DatasetRegistry:
-    return DatasetRegistry(tmp_path / "datasets", max_upload_bytes=64 * 1024)
+def registry(tmp_path: Path) -> DatasetFiles:
+    return DatasetFiles(tmp_path / "datasets", max_upload_bytes=64 * 1024)
 
 
-def refused(registry: DatasetRegistry, upload: Upload) -> DataAgentError:
+def refused(registry: DatasetFiles, upload: Upload) -> DataAgentError:
     with pytest.raises(DataAgentError) as caught:
-        registry.create("bad", [upload])
-    assert registry.datasets() == []
-    left = [p.name for p in registry.root.glob("*") if not p.name.startswith(".registry")]
+        registry.ingest([upload])
+    left = list(registry.root.glob("*"))
     assert left == []  # no staging directory, no database
     return caught.value
 
 
-def test_a_csv_becomes_a_listed_dataset(registry: DatasetRegistry) -> None:
-    entry = registry.create("Sales 2024", [Upload("sales.csv", SALES_CSV)], "Shop sales.")
+def test_a_csv_becomes_a_dataset(registry: DatasetFiles) -> None:
+    entry = registry.ingest([Upload("sales.csv", SALES_CSV)])
     assert re.fullmatch(r"[0-9a-f]{32}", entry.id)  # random: another user cannot guess it
-    assert entry.name == "Sales 2024"
-    assert entry.description == "Shop sales."
     (file,) = entry.files
     assert (file.filename, file.format, file.size_bytes) == ("sales.csv", "csv", len(SALES_CSV))
     (table,) = file.tables
@@ -81,16 +80,17 @@ def test_a_csv_becomes_a_listed_dataset(registry: DatasetRegistry) -> None:
         "How many sales rows are there per region?",
     ]
     assert entry.version_hash == version_hash(entry.files)
-    listed = json.loads((registry.root / "registry.json").read_text())
-    assert [d["id"] for d in listed["datasets"]] == [entry.id]
-    assert registry.get(entry.id) == entry
-    assert registry.database_path(entry.id) == registry.root / entry.id / "data.duckdb"
+    assert entry.database == registry.database_path(entry.id)
+    assert entry.database == registry.root / entry.id / "data.duckdb"
+    assert entry.database.is_file()
+    # The files are all there is on disk: the record of the dataset is the app database's.
+    assert sorted(p.name for p in registry.root.iterdir()) == [entry.id]
 
 
-def test_schema_with_sample_rows(registry: DatasetRegistry) -> None:
-    entry = registry.create("Sales", [Upload("sales.csv", SALES_CSV)])
-    schema = registry.schema(entry.id, sample_rows=2)
-    (table,) = schema.tables
+def test_schema_with_sample_rows(registry: DatasetFiles) -> None:
+    entry = registry.ingest([Upload("sales.csv", SALES_CSV)])
+    tables = registry.schema(entry.id, sample_rows=2)
+    (table,) = tables
     assert table.row_count == 40
     assert [(c.name, c.data_type.value) for c in table.columns] == [
         ("order_id", "integer"),
@@ -115,20 +115,19 @@ def test_schema_with_sample_rows(registry: DatasetRegistry) -> None:
             "order_date": "2024-01-03",
         },
     ]
-    json.dumps(schema.model_dump(mode="json"))  # every sample value is JSON
-    assert registry.schema(entry.id).tables[0].sample_rows is None
+    json.dumps([t.model_dump(mode="json") for t in tables])  # every sample value is JSON
+    assert registry.schema(entry.id)[0].sample_rows is None
     with pytest.raises(DataAgentError) as caught:
         registry.schema(entry.id, sample_rows=1000)
     assert caught.value.code is ErrorCode.VALIDATION_ERROR
 
 
 def test_parquet_excel_and_several_files_in_one_dataset(
-    registry: DatasetRegistry, tmp_path: Path
+    registry: DatasetFiles, tmp_path: Path
 ) -> None:
     parquet = tmp_path / "weather.parquet"
     parquet.write_bytes(parquet_bytes())
-    entry = registry.create(
-        "Mixed",
+    entry = registry.ingest(
         [
             Upload("weather.parquet", parquet),
             Upload("scores.xlsx", excel_bytes()),
@@ -143,22 +142,20 @@ def test_parquet_excel_and_several_files_in_one_dataset(
     assert tables["weather_2"].columns == ["id", "city"]
     assert [f.format for f in entry.files] == ["parquet", "excel", "csv"]
     model = generate_semantic_model(
-        introspect("duckdb", str(registry.database_path(entry.id))), "m"
+        introspect(ConnectionSpec(dialect="duckdb", database=str(entry.database)), LOCAL), "m"
     )
     assert {d.name for d in model.datasets} == set(tables)
     city = model.dataset("weather").field("city")  # type: ignore[union-attr]
     assert city is not None and city.sample_values == ["Oslo", "Rome"]
 
 
-def test_latin1_csv(registry: DatasetRegistry) -> None:
-    entry = registry.create(
-        "People", [Upload("people.csv", "name,city\nJosé,Zürich\n".encode("latin-1"))]
-    )
-    rows = registry.schema(entry.id, sample_rows=1).tables[0].sample_rows
+def test_latin1_csv(registry: DatasetFiles) -> None:
+    entry = registry.ingest([Upload("people.csv", "name,city\nJosé,Zürich\n".encode("latin-1"))])
+    rows = registry.schema(entry.id, sample_rows=1)[0].sample_rows
     assert rows == [{"name": "José", "city": "Zürich"}]
 
 
-def test_size_limit(registry: DatasetRegistry, tmp_path: Path) -> None:
+def test_size_limit(registry: DatasetFiles, tmp_path: Path) -> None:
     big = b"a,b\n" + b"1,2\n" * 20_000
     error = refused(registry, Upload("big.csv", big))
     assert error.code is ErrorCode.PAYLOAD_TOO_LARGE
@@ -187,7 +184,7 @@ def test_size_limit(registry: DatasetRegistry, tmp_path: Path) -> None:
     ],
 )
 def test_bad_files_get_a_clear_error(
-    registry: DatasetRegistry, filename: str, content: bytes, message: str
+    registry: DatasetFiles, filename: str, content: bytes, message: str
 ) -> None:
     error = refused(registry, Upload(filename, content))
     assert error.code is ErrorCode.VALIDATION_ERROR
@@ -195,7 +192,7 @@ def test_bad_files_get_a_clear_error(
     assert "/" not in error.message  # no server paths
 
 
-def test_parquet_uploaded_as_csv_is_refused(registry: DatasetRegistry) -> None:
+def test_parquet_uploaded_as_csv_is_refused(registry: DatasetFiles) -> None:
     error = refused(registry, Upload("data.csv", parquet_bytes()))
     assert (
         error.message
@@ -205,7 +202,7 @@ def test_parquet_uploaded_as_csv_is_refused(registry: DatasetRegistry) -> None:
 
 @pytest.mark.parametrize("good_rows", [3, 3000, 30_000])
 def test_a_ragged_row_is_named(tmp_path: Path, good_rows: int) -> None:
-    registry = DatasetRegistry(tmp_path / "datasets")
+    registry = DatasetFiles(tmp_path / "datasets")
     rows = b"a,b\n" + b"1,2\n" * good_rows + b'1,"x,y",3\n'
     error = refused(registry, Upload("late.csv", rows))
     assert error.message == (
@@ -213,64 +210,74 @@ def test_a_ragged_row_is_named(tmp_path: Path, good_rows: int) -> None:
     )
 
 
-def test_one_bad_file_keeps_nothing(registry: DatasetRegistry) -> None:
+def test_one_bad_file_keeps_nothing(registry: DatasetFiles) -> None:
     with pytest.raises(DataAgentError):
-        registry.create("two", [Upload("ok.csv", b"a\n1\n"), Upload("bad.csv", b"\x00\x00")])
-    assert registry.datasets() == []
+        registry.ingest([Upload("ok.csv", b"a\n1\n"), Upload("bad.csv", b"\x00\x00")])
+    assert list(registry.root.glob("*")) == []
 
 
-def test_ids_lookup_and_delete(registry: DatasetRegistry) -> None:
-    first = registry.create("Sales", [Upload("s.csv", SALES_CSV)])
-    second = registry.create("Sales", [Upload("s.csv", SALES_CSV)])
-    assert first.id != second.id and (first.name, second.name) == ("Sales", "Sales")
+def test_ids_and_delete(registry: DatasetFiles) -> None:
+    first = registry.ingest([Upload("s.csv", SALES_CSV)])
+    second = registry.ingest([Upload("s.csv", SALES_CSV)])
+    assert first.id != second.id
     assert first.version_hash == second.version_hash  # same content, same version
-    other = registry.create("!!!", [Upload("s.csv", SALES_CSV + b"41,North,x,1,2024-02-01\n")])
+    other = registry.ingest([Upload("s.csv", SALES_CSV + b"41,North,x,1,2024-02-01\n")])
     assert other.version_hash != first.version_hash
-    for bad in ("nope", "../" + first.id, first.id.upper(), ""):
+    for bad in ("../" + first.id, first.id.upper(), "", "a/b"):
         with pytest.raises(DataAgentError) as caught:
-            registry.get(bad)
+            registry.database_path(bad)
         assert caught.value.code is ErrorCode.NOT_FOUND
     registry.delete(first.id)
-    assert [e.id for e in registry.datasets()] == [second.id, other.id]
     assert not (registry.root / first.id).exists()
-    with pytest.raises(DataAgentError) as caught:
-        registry.delete(first.id)
-    assert caught.value.code is ErrorCode.NOT_FOUND
+    registry.delete(first.id)  # already gone: nothing to do
+    assert sorted(p.name for p in registry.root.iterdir()) == sorted([second.id, other.id])
 
 
-def test_concurrent_creates_lose_nothing(registry: DatasetRegistry) -> None:
+def test_concurrent_ingests_each_get_their_own_directory(registry: DatasetFiles) -> None:
     errors: list[BaseException] = []
+    ids: list[str] = []
 
-    def create(i: int) -> None:
+    def ingest(i: int) -> None:
         try:
-            registry.create("Same", [Upload(f"f{i}.csv", b"x\n1\n")])
+            ids.append(registry.ingest([Upload(f"f{i}.csv", b"x\n1\n")]).id)
         except BaseException as exc:  # surfaced below
             errors.append(exc)
 
-    threads = [threading.Thread(target=create, args=(i,)) for i in range(4)]
+    threads = [threading.Thread(target=ingest, args=(i,)) for i in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert errors == []
-    listed = registry.datasets()
-    assert [e.name for e in listed] == ["Same"] * 4 and len({e.id for e in listed}) == 4
+    assert len(set(ids)) == 4
+    assert sorted(p.name for p in registry.root.iterdir()) == sorted(ids)
 
 
-def test_registry_from_settings(tmp_path: Path) -> None:
+def test_files_from_settings(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, upload_max_bytes=2048)
-    registry = DatasetRegistry.from_settings(settings)
+    registry = DatasetFiles.from_settings(settings)
     assert registry.root == (tmp_path / "datasets").resolve()
     assert registry.max_upload_bytes == 2048
-    assert registry.datasets() == []
 
 
-def test_a_late_odd_value_keeps_its_column_as_text(registry: DatasetRegistry) -> None:
+def test_a_dataset_file_swapped_for_a_link_is_refused(
+    registry: DatasetFiles, tmp_path: Path
+) -> None:
+    entry = registry.ingest([Upload("s.csv", SALES_CSV)])
+    elsewhere = tmp_path / "elsewhere.duckdb"
+    entry.database.rename(elsewhere)
+    entry.database.symlink_to(elsewhere)
+    with pytest.raises(DataAgentError) as caught:
+        registry.schema(entry.id)
+    assert caught.value.code is ErrorCode.FORBIDDEN
+
+
+def test_a_late_odd_value_keeps_its_column_as_text(registry: DatasetFiles) -> None:
     """Types come from the whole file: a value after DuckDB's usual sample is not lost."""
     rows = b"id,score\n" + b"".join(b"%d,%d\n" % (i, i) for i in range(30_000)) + b"30000,N/A\n"
     registry.max_upload_bytes = 1_000_000
-    entry = registry.create("Scores", [Upload("scores.csv", rows)])
-    (table,) = registry.schema(entry.id).tables
+    entry = registry.ingest([Upload("scores.csv", rows)])
+    (table,) = registry.schema(entry.id)
     assert [(c.name, c.data_type.value) for c in table.columns] == [
         ("id", "integer"),
         ("score", "varchar"),

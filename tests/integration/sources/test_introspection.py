@@ -17,18 +17,15 @@ import psycopg
 import pymysql
 import pytest
 import sqlalchemy as sa
+from tests.conftest import LOCAL, mysql_reader, postgres_reader
 
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import Cardinality, DataType, RelationshipSource, SemanticModel
 from dataagent.semantic.yaml_io import dump_yaml, load_yaml
-from dataagent.sources.introspection import (
-    IntrospectionOptions,
-    SchemaSnapshot,
-    introspect,
-    introspect_connection,
-    sqlalchemy_url,
-)
+from dataagent.sources import introspection
+from dataagent.sources.engines import ConnectionSpec
+from dataagent.sources.introspection import IntrospectionOptions, SchemaSnapshot, introspect
 
 SEGMENTS = ("consumer", "business", "public")
 
@@ -170,17 +167,31 @@ def test_sqlite(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         run_statements(conn.execute, shop_ddl() + shop_rows())
     conn.close()
-    check_shop(introspect("sqlite", str(path)), "sqlite", "main")
-    check_shop(introspect("sqlite", f"sqlite:///{path}"), "sqlite", "main")
+    check_shop(
+        introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL), "sqlite", "main"
+    )
+    check_shop(
+        introspect(ConnectionSpec(dialect="sqlite", url=f"sqlite:///{path}"), LOCAL),
+        "sqlite",
+        "main",
+    )
 
 
 def test_duckdb(tmp_path: Path) -> None:
     path = tmp_path / "shop.duckdb"
     with duckdb.connect(str(path)) as conn:
         run_statements(conn.execute, shop_ddl() + shop_rows())
-    check_shop(introspect("duckdb", str(path)), "duckdb", "main")
-    assert len(introspect("duckdb", f"duckdb:///{path}").tables) == 10  # an absolute path
-    assert len(introspect("duckdb", {"database": str(path)}).tables) == 10
+    check_shop(
+        introspect(ConnectionSpec(dialect="duckdb", database=str(path)), LOCAL), "duckdb", "main"
+    )
+    assert (
+        len(introspect(ConnectionSpec(dialect="duckdb", url=f"duckdb:///{path}"), LOCAL).tables)
+        == 10
+    )  # an absolute path
+    assert (
+        len(introspect(ConnectionSpec(dialect="duckdb", **{"database": str(path)}), LOCAL).tables)
+        == 10
+    )
 
 
 @pytest.mark.postgres
@@ -206,7 +217,10 @@ def test_postgresql(postgres_db: str) -> None:
                 "INSERT INTO sales.events VALUES (1, '2024-05-01', '(1,2)')",
             ],
         )
-    snapshot = introspect("postgresql", postgres_db)
+    with postgres_reader(postgres_db, schemas=("public", "sales")) as reader:
+        spec = ConnectionSpec(dialect="postgresql", url=reader)  # type: ignore[arg-type]
+        snapshot = introspect(spec, LOCAL)
+        public = introspect(spec, LOCAL, IntrospectionOptions(schemas=["public"]))
     assert snapshot.database == urlsplit(postgres_db).path.lstrip("/")
     model = generate_semantic_model(snapshot, "shop")
     sales = model.dataset("sales_orders")
@@ -224,13 +238,14 @@ def test_postgresql(postgres_db: str) -> None:
     mixed = model.dataset("MixedCase")
     assert mixed is not None and mixed.field("Value").expression == '"Value"'  # type: ignore[union-attr]
 
-    public = introspect("postgresql", postgres_db, IntrospectionOptions(schemas=["public"]))
     public.tables = [t for t in public.tables if t.name != "MixedCase"]
     check_shop(public, "postgresql", "public")
 
 
 @pytest.mark.postgres
-def test_postgresql_reads_the_catalog_in_a_bounded_number_of_statements(postgres_db: str) -> None:
+def test_postgresql_reads_the_catalog_in_a_bounded_number_of_statements(
+    postgres_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """120 tables cost about as many statements as 10: reflection and sampling are batched."""
     with psycopg.connect(postgres_db, autocommit=True) as conn:
         conn.execute(
@@ -241,17 +256,20 @@ def test_postgresql_reads_the_catalog_in_a_bounded_number_of_statements(postgres
                 for i in range(120)
             )
         )
-    url = sqlalchemy_url("postgresql", postgres_db)
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
     statements: list[str] = []
-    sa.event.listen(
-        engine, "before_cursor_execute", lambda *args: statements.append(args[2]), named=False
-    )
-    try:
-        with engine.connect() as conn:
-            snapshot = introspect_connection(conn, IntrospectionOptions())
-    finally:
-        engine.dispose()
+    create_engine = sa.create_engine
+
+    def counting_engine(*args: object, **kwargs: object) -> sa.Engine:
+        engine = create_engine(*args, **kwargs)  # type: ignore[arg-type]
+        sa.event.listen(
+            engine, "before_cursor_execute", lambda *a: statements.append(a[2]), named=False
+        )
+        return engine
+
+    monkeypatch.setattr(introspection.sa, "create_engine", counting_engine)
+    with postgres_reader(postgres_db) as reader:
+        spec = ConnectionSpec(dialect="postgresql", url=reader)  # type: ignore[arg-type]
+        snapshot = introspect(spec, LOCAL)
     assert len(snapshot.tables) == 120
     assert all(t.row_estimate == 2 for t in snapshot.tables)
     assert all(t.columns[1].sample_values == ["a", "b"] for t in snapshot.tables)
@@ -273,20 +291,26 @@ def test_mariadb(mysql_db: str) -> None:
         conn.commit()
     finally:
         conn.close()
-    snapshot = introspect("mysql", mysql_db)
+    with mysql_reader(mysql_db) as reader:
+        snapshot = introspect(ConnectionSpec(dialect="mysql", url=reader), LOCAL)  # type: ignore[arg-type]
+        by_parts = ConnectionSpec(
+            dialect="mysql",
+            host=parts.hostname,
+            port=parts.port,
+            username=urlsplit(reader).username,
+            database=database,
+        )
+        assert len(introspect(by_parts, LOCAL).tables) == 10
     assert snapshot.database == database
     check_shop(snapshot, "mysql", database)
-    by_parts = introspect(
-        "mysql",
-        {"host": parts.hostname, "port": parts.port, "username": "root", "database": database},
-    )
-    assert len(by_parts.tables) == 10
 
 
 def test_a_missing_database_is_a_connection_failure(tmp_path: Path) -> None:
     for dialect in ("sqlite", "duckdb"):
         with pytest.raises(DataAgentError) as caught:
-            introspect(dialect, str(tmp_path / "missing.db"))
+            introspect(
+                ConnectionSpec(dialect=dialect, database=str(tmp_path / "missing.db")), LOCAL
+            )  # type: ignore[arg-type]
         assert caught.value.code is ErrorCode.CONNECTION_FAILED
         assert str(tmp_path) not in caught.value.message
     assert not (tmp_path / "missing.db").exists()  # read-only: nothing created
@@ -298,23 +322,33 @@ def test_introspection_never_writes(tmp_path: Path) -> None:
         run_statements(conn.execute, shop_ddl() + shop_rows())
     conn.close()
     before = path.read_bytes()
-    introspect("sqlite", str(path))
+    introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL)
     assert path.read_bytes() == before
 
 
-def test_sqlalchemy_urls() -> None:
-    assert str(sqlalchemy_url("postgresql", "postgresql://u@h:5432/db")) == (
-        "postgresql+psycopg://u@h:5432/db"
-    )
-    assert sqlalchemy_url("mysql", "mysql://root@127.0.0.1/x").drivername == "mysql+pymysql"
-    assert sqlalchemy_url("sqlite", "/tmp/a.db").database == "/tmp/a.db"
-    url = sqlalchemy_url(
-        "postgresql",
-        {"host": "h", "port": 5433, "database": "d", "username": "u", "password": "p@ss"},
-    )
-    assert (url.host, url.port, url.database, url.password) == ("h", 5433, "d", "p@ss")
-    with pytest.raises(DataAgentError):
-        sqlalchemy_url("oracle", "oracle://x")
+@pytest.mark.postgres
+def test_url_parameters_are_kept_so_a_connection_that_tests_also_introspects(
+    postgres_db: str,
+) -> None:
+    """Introspection opens through the executor's own opener: URL parameters reach libpq."""
+    with psycopg.connect(postgres_db, autocommit=True) as conn:
+        run_statements(conn.execute, shop_ddl() + shop_rows())
+    with postgres_reader(postgres_db) as reader:
+        url = f"{reader}?sslmode=disable&keepalives=1&target_session_attrs=any"
+        spec = ConnectionSpec(dialect="postgresql", url=url)  # type: ignore[arg-type]
+        assert spec.endpoint().params["sslmode"] == "disable"
+        check_shop(introspect(spec, LOCAL), "postgresql", "public")
+        bad = ConnectionSpec(dialect="postgresql", url=f"{reader}?sslmode=require")  # type: ignore[arg-type]
+        with pytest.raises(DataAgentError) as caught:  # the parameter took effect: no TLS here
+            introspect(bad, LOCAL)
+        assert caught.value.code is ErrorCode.CONNECTION_FAILED
+
+
+def test_privileged_accounts_are_refused_for_introspection_too(postgres_db: str) -> None:
+    admin = ConnectionSpec(dialect="postgresql", url=postgres_db)  # type: ignore[arg-type]
+    with pytest.raises(DataAgentError) as caught:
+        introspect(admin, LOCAL)
+    assert caught.value.code is ErrorCode.FORBIDDEN
 
 
 def test_options_turn_off_samples_counts_and_views(tmp_path: Path) -> None:
@@ -323,10 +357,14 @@ def test_options_turn_off_samples_counts_and_views(tmp_path: Path) -> None:
         run_statements(conn.execute, shop_ddl() + shop_rows())
     conn.close()
     options = IntrospectionOptions(sample_values=False, count_rows=False, include_views=False)
-    snapshot = introspect("sqlite", str(path), options)
+    snapshot = introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL, options)
     assert "open_orders" not in {t.name for t in snapshot.tables}
     assert all(t.row_estimate is None for t in snapshot.tables)
     assert all(not c.sample_values for t in snapshot.tables for c in t.columns)
-    few = introspect("sqlite", str(path), IntrospectionOptions(sample_max_distinct=2))
+    few = introspect(
+        ConnectionSpec(dialect="sqlite", database=str(path)),
+        LOCAL,
+        IntrospectionOptions(sample_max_distinct=2),
+    )
     customers = next(t for t in few.tables if t.name == "customers")
     assert next(c for c in customers.columns if c.name == "segment").sample_values == []

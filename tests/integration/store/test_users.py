@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.store import users
+from dataagent.services import users
 from dataagent.store.database import Database
 from dataagent.store.migrations import upgrade
 from dataagent.store.models import User

@@ -20,7 +20,7 @@ def test_create_table_carries_keys_and_checks() -> None:
 
 def test_postgres_ddl_is_qualified_and_can_defer_foreign_keys() -> None:
     table = TABLE_BY_NAME["orders"]
-    ddl = create_table_sql(table, "postgres", '"sales".', foreign_keys=False)
+    ddl = create_table_sql(table, "postgresql", '"sales".', foreign_keys=False)
     assert ddl.startswith('CREATE TABLE "sales".orders')
     assert "FOREIGN KEY" not in ddl
     assert add_foreign_keys_sql(table, '"sales".') == [

@@ -9,11 +9,12 @@ import sqlglot
 from sqlglot import exp
 from tests.fixtures.compiler.compiler_golden import DIALECTS, retail_model
 
+from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.compiler import CompiledQuery, compile_plan
-from dataagent.semantic.dialects import sqlglot_dialect, truncate
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.plan import QueryPlan
+from dataagent.semantic.time_grains import truncate
 
 
 def _compile(

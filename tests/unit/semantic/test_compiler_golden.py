@@ -18,8 +18,8 @@ from tests.fixtures.compiler.compiler_golden import (
     write_case,
 )
 
+from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.semantic.compiler import compile_plan
-from dataagent.semantic.dialects import sqlglot_dialect
 from dataagent.semantic.plan import QueryPlan
 
 CASES = load_cases()

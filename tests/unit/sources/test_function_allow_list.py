@@ -21,6 +21,7 @@ import sqlglot
 from sqlglot import exp
 from tests.fixtures.compiler.compiler_golden import load_cases, retail_model
 
+from dataagent.dialects import DIALECTS
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.compiler import compile_plan
 from dataagent.semantic.plan import QueryPlan
@@ -37,7 +38,6 @@ from dataagent.sources.functions import (
     is_allowed_function,
 )
 from dataagent.sources.guard import check_sql
-from dataagent.sources.policy import DIALECTS
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "sql-safety.md"
 

@@ -10,9 +10,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dataagent.dialects import DIALECTS, normalize_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.guard import MAX_SQL_CHARS, TableRef, check_sql
-from dataagent.sources.policy import DIALECTS, normalize_dialect
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sql_guard"
 ALLOWED = ("customers", "products", "orders", "order_items")

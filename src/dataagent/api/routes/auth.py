@@ -2,43 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-from datetime import datetime
-
 from fastapi import APIRouter, Request, Response
-from pydantic import Field
 
-from dataagent.api.routes.users import UserPublic, user_public
-from dataagent.api.schemas import ERROR_RESPONSES, ApiInput, ApiModel, Envelope, ErrorBody
-from dataagent.auth.dependencies import (
-    CurrentUser,
-    LoginLimiterDep,
-    SessionDep,
-    SettingsDep,
-    SignedInUser,
-)
-from dataagent.auth.passwords import verify_password
-from dataagent.auth.tokens import COOKIE_NAME, issue_token
-from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.store import users
+from dataagent.api.deps import ContextDep, CurrentUser, SessionDep, SignedInUser
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
+from dataagent.api.schemas.users import LoginInput, LoginResult, UserPublic, user_public
+from dataagent.auth.tokens import COOKIE_NAME
+from dataagent.services import users
 
 router = APIRouter(prefix="/api/auth", tags=["auth"], responses=ERROR_RESPONSES)
-
-
-class LoginInput(ApiInput):
-    """Credentials."""
-
-    email: str = Field(min_length=3, max_length=320)
-    password: str = Field(min_length=1, max_length=1024)
-
-
-class LoginResult(ApiModel):
-    """A token and the signed-in user."""
-
-    access_token: str
-    token_type: str = "bearer"
-    expires_at: datetime
-    user: UserPublic
 
 
 @router.post(
@@ -50,35 +22,28 @@ async def login(
     body: LoginInput,
     request: Request,
     response: Response,
+    context: ContextDep,
     session: SessionDep,
-    settings: SettingsDep,
-    limiter: LoginLimiterDep,
 ) -> Envelope[LoginResult]:
     """Exchange email and password for a token (also set as an HttpOnly cookie)."""
-    limiter.begin(body.email, request.client.host if request.client else "unknown")
-    user = await users.get_by_email(session, body.email)
-    # argon2 is deliberately slow CPU work: off the event loop, other requests keep moving.
-    valid = await asyncio.to_thread(
-        verify_password, body.password, user.password_hash if user else None
-    )
-    if user is None or not valid or not user.is_active:
-        raise DataAgentError(ErrorCode.UNAUTHORIZED, "The email or password is not right.")
-    limiter.succeeded(body.email)
-    token, expires = issue_token(
-        user.id, user.token_version, request.app.state.secret_key, settings.token_ttl_minutes
-    )
+    address = request.client.host if request.client else "unknown"
+    signed_in = await users.sign_in(context, session, body.email, body.password, address)
+    settings = context.settings
     response.set_cookie(
         COOKIE_NAME,
-        token,
+        signed_in.token,
         max_age=settings.token_ttl_minutes * 60,
         httponly=True,
         samesite="lax",
         secure=settings.cookie_secure,
         path="/",
     )
-    return Envelope(
-        data=LoginResult(access_token=token, expires_at=expires, user=user_public(user))
+    result = LoginResult(
+        access_token=signed_in.token,
+        expires_at=signed_in.expires_at,
+        user=user_public(signed_in.user),
     )
+    return Envelope(data=result)
 
 
 @router.post("/logout", status_code=204, operation_id="logout")

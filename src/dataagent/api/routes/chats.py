@@ -3,105 +3,34 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
-from pydantic import Field
-from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import (
-    ERROR_RESPONSES,
-    NO_NUL,
-    ApiInput,
-    ApiModel,
-    Envelope,
-    PageOf,
-    page_of,
+from dataagent.api.deps import SessionDep, require
+from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, Envelope, PageOf, page_of
+from dataagent.api.schemas.chats import (
+    ChatCreate,
+    ChatPublic,
+    ChatUpdate,
+    ChatWithMessages,
+    MessageCreate,
+    MessagePair,
+    MessagePublic,
+    chat_public,
+    message_public,
 )
-from dataagent.auth.dependencies import SessionDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.store import chats
-from dataagent.store.models import DataChat, DataChatMessage, User
+from dataagent.services import chats
+from dataagent.store.chats import ChatQuery, SortBy, SortOrder
+from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/data-agent", tags=["data-agent"], responses=ERROR_RESPONSES)
 
 Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
 Deleter = Annotated[User, Depends(require(Permission.DATA_AGENT_DELETE))]
-
-LlmProvider = Literal["openai", "anthropic", "azure", "openai_compatible"]
-MessageStatus = Literal["generating", "complete", "failed", "clarification_needed"]
-
-
-class MessagePublic(ApiModel):
-    """One message of a chat."""
-
-    id: uuid.UUID
-    chat_id: uuid.UUID
-    role: Literal["user", "assistant"]
-    content: str
-    metadata: dict[str, Any] | None = Field(validation_alias="metadata_")
-    status: MessageStatus
-    created_at: datetime
-
-
-class ChatPublic(ApiModel):
-    """A chat without its messages."""
-
-    id: uuid.UUID
-    name: str
-    ontology_id: uuid.UUID
-    owner_id: uuid.UUID
-    llm_provider: str | None
-    created_at: datetime
-    updated_at: datetime
-    message_count: int = 0
-
-
-class ChatWithMessages(ChatPublic):
-    """A chat and all its messages, oldest first."""
-
-    messages: list[MessagePublic]
-
-
-class ChatCreate(ApiInput):
-    """A new chat on one of the caller's ready ontologies."""
-
-    name: str = Field(min_length=1, max_length=255)
-    ontology_id: uuid.UUID
-    llm_provider: LlmProvider | None = None
-
-
-class ChatUpdate(ApiInput):
-    """A new name or LLM provider (null clears the provider back to the default)."""
-
-    # Optional but never null: the schema says so (null is refused, as the schema promises).
-    name: Annotated[str, Field(min_length=1, max_length=255)] | SkipJsonSchema[None] = None
-    llm_provider: LlmProvider | None = None
-
-
-class MessageCreate(ApiInput):
-    """A question for the agent."""
-
-    content: str = Field(min_length=1, max_length=10_000)
-
-
-class MessagePair(ApiModel):
-    """The stored question and the assistant's placeholder reply."""
-
-    user_message: MessagePublic
-    assistant_message: MessagePublic
-
-
-def _chat(chat: DataChat, message_count: int) -> ChatPublic:
-    return ChatPublic.model_validate(chat).model_copy(update={"message_count": message_count})
-
-
-def _message(message: DataChatMessage) -> MessagePublic:
-    return MessagePublic.model_validate(message)
-
 
 PageParam = Annotated[int, Query(ge=1, le=1_000_000)]
 PageSizeParam = Annotated[int, Query(alias="pageSize", ge=1, le=100)]
@@ -115,13 +44,13 @@ async def list_chats(
     page_size: PageSizeParam = 20,
     search: Annotated[str | None, Query(max_length=255, pattern=NO_NUL)] = None,
     ontology_id: Annotated[uuid.UUID | None, Query(alias="ontologyId")] = None,
-    sort_by: Annotated[chats.SortBy, Query(alias="sortBy")] = "updatedAt",
-    sort_order: Annotated[chats.SortOrder, Query(alias="sortOrder")] = "desc",
+    sort_by: Annotated[SortBy, Query(alias="sortBy")] = "updatedAt",
+    sort_order: Annotated[SortOrder, Query(alias="sortOrder")] = "desc",
 ) -> Envelope[PageOf[ChatPublic]]:
     """The caller's chats, with message counts."""
-    query = chats.ChatQuery(page, page_size, search or None, ontology_id, sort_by, sort_order)
+    query = ChatQuery(page, page_size, search or None, ontology_id, sort_by, sort_order)
     result = await chats.list_chats(session, user.id, query)
-    items = [_chat(chat, count) for chat, count in result.items]
+    items = [chat_public(chat, count) for chat, count in result.items]
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
@@ -132,7 +61,8 @@ async def get_chat(
     """One of the caller's chats with its messages."""
     chat, messages = await chats.get_chat_with_messages(session, user.id, chat_id)
     body = ChatWithMessages(
-        **_chat(chat, len(messages)).model_dump(), messages=[_message(m) for m in messages]
+        **chat_public(chat, len(messages)).model_dump(),
+        messages=[message_public(m) for m in messages],
     )
     return Envelope(data=body)
 
@@ -143,7 +73,7 @@ async def create_chat(
 ) -> Envelope[ChatWithMessages]:
     """Start a chat on a ready ontology the caller owns."""
     chat = await chats.create_chat(session, user.id, body.name, body.ontology_id, body.llm_provider)
-    return Envelope(data=ChatWithMessages(**_chat(chat, 0).model_dump(), messages=[]))
+    return Envelope(data=ChatWithMessages(**chat_public(chat, 0).model_dump(), messages=[]))
 
 
 @router.patch("/chats/{chat_id}", operation_id="updateChat")
@@ -159,7 +89,7 @@ async def update_chat(
     if "llm_provider" in body.model_fields_set:
         changes["llm_provider"] = body.llm_provider
     chat = await chats.update_chat(session, user.id, chat_id, **changes)
-    return Envelope(data=_chat(chat, await chats.count_messages(session, chat.id)))
+    return Envelope(data=chat_public(chat, await chats.count_messages(session, chat.id)))
 
 
 @router.delete("/chats/{chat_id}", status_code=204, operation_id="deleteChat")
@@ -179,7 +109,7 @@ async def list_messages(
 ) -> Envelope[PageOf[MessagePublic]]:
     """One page of a chat's messages, oldest first."""
     result = await chats.list_messages(session, user.id, chat_id, page, page_size)
-    items = [_message(m) for m in result.items]
+    items = [message_public(m) for m in result.items]
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
@@ -190,5 +120,7 @@ async def send_message(
     """Store a question and the assistant's placeholder in one transaction."""
     question, reply = await chats.send_message(session, user.id, chat_id, body.content)
     return Envelope(
-        data=MessagePair(user_message=_message(question), assistant_message=_message(reply))
+        data=MessagePair(
+            user_message=message_public(question), assistant_message=message_public(reply)
+        )
     )

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from dataagent import __version__
-from dataagent.store.database import Database
+from dataagent.api.deps import ContextDep
 
 router = APIRouter(tags=["health"])
 
 
 @router.get("/api/health", operation_id="health")
-async def health(request: Request) -> JSONResponse:
+async def health(context: ContextDep) -> JSONResponse:
     """200 when the app database is reachable, 503 otherwise."""
-    database: Database = request.app.state.database
-    ok = await database.ping()
+    ok = await context.database.ping()
     body = {
         "status": "ok" if ok else "unavailable",
         "version": __version__,

@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
-from pydantic import Field
 
-from dataagent.api.schemas import (
-    ERROR_RESPONSES,
-    ApiInput,
-    ApiModel,
-    Envelope,
-    ErrorBody,
-    PageOf,
-    page_of,
-)
-from dataagent.auth.dependencies import SessionDep, require
-from dataagent.auth.permissions import Permission, Role, permissions_for
-from dataagent.store import users
+from dataagent.api.deps import SessionDep, require
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody, PageOf, page_of
+from dataagent.api.schemas.users import UserCreate, UserPublic, UserUpdate, user_public
+from dataagent.auth.permissions import Permission
+from dataagent.services import users
 from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/users", tags=["users"], responses=ERROR_RESPONSES)
@@ -28,45 +19,6 @@ Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
 _CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "Conflict: email taken, or no active admin left"}
 }
-
-
-class UserPublic(ApiModel):
-    """A user as the API shows it (never the password hash)."""
-
-    id: uuid.UUID
-    email: str
-    role: str
-    is_active: bool
-    permissions: list[str]
-    created_at: datetime
-
-
-def user_public(user: User) -> UserPublic:
-    """The public view of a user, with the permissions their role grants."""
-    return UserPublic(
-        id=user.id,
-        email=user.email,
-        role=user.role,
-        is_active=user.is_active,
-        permissions=sorted(p.value for p in permissions_for(user.role)),
-        created_at=user.created_at,
-    )
-
-
-class UserCreate(ApiInput):
-    """A new user."""
-
-    email: str = Field(min_length=3, max_length=320, pattern=users.EMAIL_PATTERN)
-    password: str = Field(min_length=8, max_length=1024)
-    role: Role = Role.VIEWER
-
-
-class UserUpdate(ApiInput):
-    """Changes to a user; omitted fields stay as they are."""
-
-    role: Role | None = None
-    is_active: bool | None = None
-    password: str | None = Field(None, min_length=8, max_length=1024)
 
 
 @router.get("", operation_id="listUsers")

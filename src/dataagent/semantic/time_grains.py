@@ -1,4 +1,4 @@
-"""SQL dialects the compiler targets: their sqlglot names and how each truncates time.
+"""How each dialect truncates time to a grain (day, week, month, quarter, year).
 
 Pure module. Time grains are written once per dialect as SQL templates over a placeholder
 column, parsed with sqlglot and filled in as expression trees, so no value is ever pasted
@@ -12,19 +12,6 @@ from functools import cache
 
 import sqlglot
 from sqlglot import exp
-
-from dataagent.errors import DataAgentError, ErrorCode
-
-# Product dialect names (and a few aliases) -> sqlglot dialect names.
-SQLGLOT_DIALECTS = {
-    "postgresql": "postgres",
-    "postgres": "postgres",
-    "sqlite": "sqlite",
-    "duckdb": "duckdb",
-    "mysql": "mysql",
-    "mariadb": "mysql",
-}
-DIALECTS = ("postgresql", "sqlite", "duckdb", "mysql")
 
 _PLACEHOLDER = "__grain_input__"
 _TRUNC = "CAST(DATE_TRUNC('{grain}', __grain_input__) AS DATE)"
@@ -53,17 +40,6 @@ _GRAIN_TEMPLATES: dict[str, dict[str, str]] = {
         "year": "MAKEDATE(YEAR(__grain_input__), 1)",
     },
 }
-
-
-def sqlglot_dialect(dialect: str) -> str:
-    """The sqlglot name of a product dialect; VALIDATION_ERROR for one we cannot compile to."""
-    name = SQLGLOT_DIALECTS.get(dialect.lower())
-    if name is None:
-        raise DataAgentError(
-            ErrorCode.VALIDATION_ERROR,
-            f"Unsupported dialect {dialect!r} (choose from {', '.join(DIALECTS)}).",
-        )
-    return name
 
 
 @cache

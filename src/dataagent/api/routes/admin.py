@@ -1,0 +1,30 @@
+"""Administration (`users:manage`): seed 000's embedding backfill for one ontology."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas.ontologies import BackfillResult, OntologyPublic
+from dataagent.auth.permissions import Permission
+from dataagent.services import ontologies
+from dataagent.store.models import User
+
+router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERROR_RESPONSES)
+Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
+
+
+@router.post(
+    "/ontologies/{ontology_id}/backfill-embeddings", operation_id="backfillOntologyEmbeddings"
+)
+async def backfill_embeddings(
+    admin: Admin, context: ContextDep, session: SessionDep, ontology_id: uuid.UUID
+) -> Envelope[BackfillResult]:
+    """Embed an ontology's datasets again (any user's): what `dataagent ontology backfill`
+    does for stale ones. Answers when the build has ended, `ready` or `failed`."""
+    ontology = await ontologies.backfill_embeddings(context, session, ontology_id)
+    return Envelope(data=BackfillResult(ontology=OntologyPublic.model_validate(ontology)))

@@ -1,0 +1,84 @@
+"""Chats and messages (seeds 000 and 001)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
+
+from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.store.models import DataChat, DataChatMessage
+from dataagent.vocabulary import LlmProvider, MessageRole, MessageStatus
+
+
+class MessagePublic(ApiModel):
+    """One message of a chat."""
+
+    id: uuid.UUID
+    chat_id: uuid.UUID
+    role: MessageRole
+    content: str
+    metadata: dict[str, Any] | None = Field(validation_alias="metadata_")
+    status: MessageStatus
+    created_at: datetime
+
+
+class ChatPublic(ApiModel):
+    """A chat without its messages."""
+
+    id: uuid.UUID
+    name: str
+    ontology_id: uuid.UUID
+    owner_id: uuid.UUID
+    llm_provider: LlmProvider | None
+    created_at: datetime
+    updated_at: datetime
+    message_count: int = 0
+
+
+class ChatWithMessages(ChatPublic):
+    """A chat and all its messages, oldest first."""
+
+    messages: list[MessagePublic]
+
+
+class ChatCreate(ApiInput):
+    """A new chat on one of the caller's ready ontologies."""
+
+    name: str = Field(min_length=1, max_length=255)
+    ontology_id: uuid.UUID
+    llm_provider: LlmProvider | None = None
+
+
+class ChatUpdate(ApiInput):
+    """A new name or LLM provider (null clears the provider back to the default)."""
+
+    # Optional but never null: the schema says so (null is refused, as the schema promises).
+    name: Annotated[str, Field(min_length=1, max_length=255)] | SkipJsonSchema[None] = None
+    llm_provider: LlmProvider | None = None
+
+
+class MessageCreate(ApiInput):
+    """A question for the agent."""
+
+    content: str = Field(min_length=1, max_length=10_000)
+
+
+class MessagePair(ApiModel):
+    """The stored question and the assistant's placeholder reply."""
+
+    user_message: MessagePublic
+    assistant_message: MessagePublic
+
+
+def chat_public(chat: DataChat, message_count: int) -> ChatPublic:
+    """The public view of a chat, with its message count."""
+    return ChatPublic.model_validate(chat).model_copy(update={"message_count": message_count})
+
+
+def message_public(message: DataChatMessage) -> MessagePublic:
+    """The public view of a message."""
+    return MessagePublic.model_validate(message)

@@ -1,0 +1,112 @@
+"""Connections to users' databases (never a password or a URL with one on the way out)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import ConfigDict, Field, SecretStr
+
+from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.dialects import DIALECT_ALIASES, DIALECTS, FILE_DIALECTS, Dialect
+from dataagent.vocabulary import ConnectionKind
+
+
+class ConnectionPublic(ApiModel):
+    """A connection as the API shows it: never a password or a URL with one."""
+
+    id: uuid.UUID
+    name: str
+    dialect: Dialect
+    kind: ConnectionKind
+    display: str
+    server_version: str | None
+    last_tested_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class CredentialFields(ApiInput):
+    """Either `url`, or host / port / database / username / password."""
+
+    url: SecretStr | None = Field(None, min_length=1, max_length=4096)
+    host: str | None = Field(None, min_length=1, max_length=255)
+    port: int | None = Field(None, ge=1, le=65535)
+    database: str | None = Field(None, min_length=1, max_length=4096)
+    username: str | None = Field(None, min_length=1, max_length=255)
+    password: SecretStr | None = Field(None, max_length=1024)
+
+    def credential_values(self) -> dict[str, Any]:
+        """The credential fields that were given."""
+        return {
+            k: getattr(self, k) for k in CredentialFields.model_fields if k in self.model_fields_set
+        }
+
+
+def _url_matches_dialect(schema: dict[str, Any]) -> None:
+    """Write the spec's rules into the schema: each dialect's URL schemes, and without a URL,
+    a file path (SQLite, DuckDB) or a host and database name (servers)."""
+    no_url = {"url": {"type": "null"}}
+    rules: list[dict[str, Any]] = [
+        {
+            "if": {
+                "properties": {"dialect": {"enum": sorted(FILE_DIALECTS)}, **no_url},
+                "required": ["dialect"],
+            },
+            "then": {"required": ["database"], "properties": {"database": {"type": "string"}}},
+        },
+        {
+            "if": {
+                "properties": {
+                    "dialect": {"enum": [d for d in DIALECTS if d not in FILE_DIALECTS]},
+                    **no_url,
+                },
+                "required": ["dialect"],
+            },
+            "then": {
+                "required": ["host", "database"],
+                "properties": {"host": {"type": "string"}, "database": {"type": "string"}},
+            },
+        },
+    ]
+    for dialect in DIALECTS:
+        schemes = sorted(a for a, d in DIALECT_ALIASES.items() if d == dialect)
+        pattern = f"^({'|'.join(schemes)})(\\+[a-z0-9]+)?://"
+        rules.append(
+            {
+                "if": {"properties": {"dialect": {"const": dialect}}, "required": ["dialect"]},
+                "then": {"properties": {"url": {"pattern": pattern}}},
+            }
+        )
+    schema["allOf"] = rules
+
+
+class ConnectionCreate(CredentialFields):
+    """A new connection."""
+
+    model_config = ConfigDict(json_schema_extra=_url_matches_dialect)
+
+    name: str = Field(min_length=1, max_length=255)
+    dialect: Dialect
+
+
+class ConnectionUpdate(CredentialFields):
+    """A new name, or new credentials (merged over the stored ones)."""
+
+    name: str | None = Field(None, min_length=1, max_length=255)
+    dialect: Dialect | None = None
+
+
+class ConnectionTestResult(ApiModel):
+    """Whether the database answered, and its version."""
+
+    ok: bool
+    server_version: str | None
+    error: str | None
+    error_code: str | None
+
+
+def connection_public(connection: Any) -> ConnectionPublic:
+    """The public view of a connection."""
+    return ConnectionPublic.model_validate(connection)

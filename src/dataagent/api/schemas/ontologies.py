@@ -1,0 +1,155 @@
+"""Ontologies: build status, the graph, search hits, datasets, join paths, compiled plans."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field
+
+from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas.queries import QueryOutput
+from dataagent.ontology.joins import JoinPath
+from dataagent.semantic.plan import QueryPlan
+from dataagent.store.models import OntologyRelationship
+from dataagent.vocabulary import OntologyStatus
+
+
+class OntologyPublic(ApiModel):
+    """An ontology and its build status."""
+
+    id: uuid.UUID
+    name: str
+    description: str | None
+    status: OntologyStatus
+    error: str | None
+    semantic_model_id: uuid.UUID | None
+    dataset_count: int
+    relationship_count: int
+    embedding_provider: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class OntologyCreate(ApiInput):
+    """Build an ontology from one of the caller's semantic models."""
+
+    semantic_model_id: uuid.UUID
+    name: str = Field(min_length=1, max_length=255)
+    description: str | None = Field(None, max_length=10_000)
+
+
+class GraphNode(ApiModel):
+    """A dataset in the graph."""
+
+    id: str
+    label: str
+    description: str | None
+    source: str
+    field_count: int
+
+
+class GraphEdge(ApiModel):
+    """A relationship in the graph."""
+
+    id: str
+    source: str
+    target: str
+    from_columns: list[str]
+    to_columns: list[str]
+    cardinality: str
+    origin: str
+
+
+class Graph(ApiModel):
+    """Nodes and edges for drawing the ontology."""
+
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
+class SearchHit(ApiModel):
+    """A dataset and how well it matches the question."""
+
+    name: str
+    score: float
+    cosine: float
+    keyword: float
+
+
+class FieldPublic(ApiModel):
+    """A field of a dataset."""
+
+    name: str
+    label: str | None
+    description: str | None
+    data_type: str
+    is_primary_key: bool
+
+
+class DatasetDetail(ApiModel):
+    """A dataset's YAML, fields and relationships."""
+
+    name: str
+    description: str | None
+    source: str
+    yaml: str
+    fields: list[FieldPublic]
+    relationships: list[GraphEdge]
+
+
+class JoinPathsInput(ApiInput):
+    """Datasets to connect: two give alternative paths, three or more a connecting tree."""
+
+    datasets: list[str] = Field(min_length=2, max_length=50)
+
+
+def _plan_needs_a_column(schema: dict[str, Any]) -> None:
+    """State the plan's own rule (a measure or a dimension) where clients read the schema.
+
+    The reference moves into `allOf`: tools reading OpenAPI ignore a `$ref`'s siblings.
+    """
+    schema["allOf"] = [{"$ref": schema.pop("$ref")}]
+    schema["anyOf"] = [
+        {"required": ["measures"], "properties": {"measures": {"minItems": 1}}},
+        {"required": ["dimensions"], "properties": {"dimensions": {"minItems": 1}}},
+    ]
+
+
+class CompileInput(ApiInput):
+    """A QueryPlan to compile, and optionally run."""
+
+    plan: QueryPlan = Field(json_schema_extra=_plan_needs_a_column)
+    execute: bool = False
+    max_rows: int | None = Field(None, ge=1, le=10_000)
+
+
+class BackfillResult(ApiModel):
+    """The ontology after its datasets were embedded again."""
+
+    ontology: OntologyPublic
+
+
+class CompileOutput(ApiModel):
+    """The SQL, the join path it follows and, when executed, the result and run id."""
+
+    sql: str
+    dialect: str
+    join_path: JoinPath
+    pre_aggregated: bool
+    notes: list[str]
+    result: QueryOutput | None = None
+
+
+def edge_public(r: OntologyRelationship) -> GraphEdge:
+    """A relationship as a graph edge."""
+    return GraphEdge(
+        id=r.name,
+        source=r.from_dataset,
+        target=r.to_dataset,
+        from_columns=r.from_columns,
+        to_columns=r.to_columns,
+        cardinality=r.cardinality,
+        origin=r.source,
+    )

@@ -1,0 +1,147 @@
+"""Chats and their messages, and the context a question is answered in."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.semantic.model import SemanticModel
+from dataagent.services.connections import QueryTarget, resolve_target
+from dataagent.services.context import AppContext
+from dataagent.services.ontologies import ready_model, require_ready
+from dataagent.store import audit, chats, ontologies
+from dataagent.store.chats import ChatQuery, Page
+from dataagent.store.models import DataChat, DataChatMessage, Ontology
+from dataagent.store.types import utcnow
+from dataagent.vocabulary import LlmProvider
+
+_UNSET: object = object()
+
+
+@dataclass(frozen=True)
+class ChatContext:
+    """Everything a question in a chat is answered with, ownership checked at each step."""
+
+    chat: DataChat
+    ontology: Ontology
+    model: SemanticModel
+    target: QueryTarget
+
+
+async def load_chat_context(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID
+) -> ChatContext:
+    """Chat -> ontology (ready) -> semantic model -> connection, all the caller's own."""
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    ontology = await ontologies.get_owned_ontology(session, owner_id, chat.ontology_id)
+    model = ready_model(ontology)
+    target = await resolve_target(ctx, session, owner_id, None, ontology.id)
+    return ChatContext(chat, ontology, model, target)
+
+
+async def list_chats(
+    session: AsyncSession, owner_id: uuid.UUID, query: ChatQuery
+) -> Page[tuple[DataChat, int]]:
+    """The caller's chats with their message counts, filtered, sorted and paged."""
+    return await chats.list_chats(session, owner_id, query)
+
+
+async def get_chat_with_messages(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID
+) -> tuple[DataChat, list[DataChatMessage]]:
+    """One of the caller's chats and all its messages, oldest first."""
+    return await chats.get_chat_with_messages(session, owner_id, chat_id)
+
+
+async def count_messages(session: AsyncSession, chat_id: uuid.UUID) -> int:
+    """How many messages a chat has."""
+    return await chats.count_messages(session, chat_id)
+
+
+async def create_chat(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    name: str,
+    ontology_id: uuid.UUID,
+    llm_provider: LlmProvider | None = None,
+) -> DataChat:
+    """Start a chat on one of the caller's ready ontologies, and commit."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    require_ready(ontology)
+    now = utcnow()
+    chat = DataChat(
+        name=name,
+        ontology_id=ontology.id,
+        owner_id=owner_id,
+        llm_provider=llm_provider,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(chat)
+    await session.flush()
+    audit.record(session, owner_id, "chat.create", "data_chat", chat.id)
+    await session.commit()
+    return chat
+
+
+async def update_chat(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    chat_id: uuid.UUID,
+    name: str | None = None,
+    llm_provider: LlmProvider | object | None = _UNSET,
+) -> DataChat:
+    """Rename a chat or change (or clear, with None) its LLM provider, and commit."""
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    if name is not None:
+        chat.name = name
+    if llm_provider is not _UNSET:
+        chat.llm_provider = llm_provider  # type: ignore[assignment]
+    chat.updated_at = utcnow()
+    await session.commit()
+    return chat
+
+
+async def delete_chat(session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID) -> None:
+    """Delete a chat and (by cascade) its messages, with an audit event, in one commit."""
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    audit.record(session, owner_id, "chat.delete", "data_chat", chat.id, {"name": chat.name})
+    await session.delete(chat)
+    await session.commit()
+
+
+async def list_messages(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, page: int, page_size: int
+) -> Page[DataChatMessage]:
+    """One page of one of the caller's chats' messages, oldest first."""
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    return await chats.list_messages(session, chat, page, page_size)
+
+
+async def send_message(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, content: str
+) -> tuple[DataChatMessage, DataChatMessage]:
+    """Store the user's message and the assistant's `generating` placeholder in one commit."""
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    seq = await chats.next_seq(session, chat.id)
+    now = utcnow()
+    question = DataChatMessage(
+        chat_id=chat.id, role="user", content=content, status="complete", seq=seq, created_at=now
+    )
+    # The placeholder starts with empty metadata: claiming it atomically flips that to
+    # {"claimed": true}, so a second stream request cannot start a second run.
+    reply = DataChatMessage(
+        chat_id=chat.id,
+        role="assistant",
+        content="",
+        status="generating",
+        metadata_={},
+        seq=seq + 1,
+        created_at=now,
+    )
+    session.add_all([question, reply])
+    chat.updated_at = now
+    await session.commit()
+    return question, reply

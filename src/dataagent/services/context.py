@@ -1,0 +1,59 @@
+"""The long-lived objects every use case may need, made once per process."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from dataagent.auth.login_limits import LoginLimiter
+from dataagent.config import Settings
+from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
+from dataagent.ontology.retrieval import DatasetIndex
+from dataagent.services.builds import BuildTasks
+from dataagent.services.index_cache import IndexCache
+from dataagent.sources.credentials import CredentialCipher
+from dataagent.sources.pool import QueryPool
+from dataagent.store.database import Database
+
+
+@dataclass
+class AppContext:
+    """Settings, the app database, the credential cipher, the query pool and friends.
+
+    The API makes one per app (on `app.state.context`); the command line and the demo set-up
+    make their own. `aclose` releases what it holds.
+    """
+
+    settings: Settings
+    database: Database
+    cipher: CredentialCipher
+    secret_key: str
+    query_pool: QueryPool
+    login_limiter: LoginLimiter
+    builds: BuildTasks = field(default_factory=BuildTasks)
+    search_indexes: IndexCache[DatasetIndex] = field(default_factory=IndexCache)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AppContext:
+        """A context for these settings (the data directory is created if missing)."""
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        secret_key = settings.resolved_secret_key()
+        return cls(
+            settings=settings,
+            database=Database(settings.resolved_database_url),
+            cipher=CredentialCipher(secret_key),
+            secret_key=secret_key,
+            query_pool=QueryPool(settings.query_max_concurrency, settings.query_max_per_user),
+            login_limiter=LoginLimiter.from_settings(settings),
+        )
+
+    @functools.cached_property
+    def embeddings(self) -> EmbeddingProvider:
+        """The embedding provider, loaded on first use (the local model takes about a second)."""
+        return provider_from_settings(self.settings)
+
+    async def aclose(self) -> None:
+        """Stop the builds still running, the query pool and the app database's engine."""
+        await self.builds.cancel_all()
+        self.query_pool.shutdown()
+        await self.database.dispose()

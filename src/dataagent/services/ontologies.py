@@ -1,0 +1,291 @@
+"""Ontologies: create and build them, check they are ready, search them, read their parts.
+
+A build runs in the background (`AppContext.builds`); until the agent issue's durable run
+queue takes builds over, a build a stopped server left `building` is marked `failed` at the
+next start (`fail_interrupted_builds`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.llm.embeddings import EmbeddingProvider
+from dataagent.ontology.joins import JoinPath, join_paths
+from dataagent.ontology.retrieval import DatasetIndex, ScoredDataset, dataset_docs, embed_datasets
+from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.yaml_io import load_yaml
+from dataagent.services.context import AppContext
+from dataagent.store import ontologies, semantic_models
+from dataagent.store.models import (
+    Ontology,
+    OntologyDataset,
+    OntologyRelationship,
+    SemanticModelRecord,
+)
+
+log = logging.getLogger(__name__)
+
+INTERRUPTED = "The build was interrupted (the server stopped); rebuild the ontology."
+
+
+async def get_ontology(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+) -> Ontology:
+    """The caller's ontology, or NOT_FOUND (also when someone else owns it)."""
+    return await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+
+
+async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
+    """The caller's ontologies, newest first."""
+    return await ontologies.list_ontologies(session, owner_id)
+
+
+# --- readiness: the one check -----------------------------------------------------------------
+
+
+def require_ready(ontology: Ontology) -> str:
+    """The frozen model YAML of a ready ontology; VALIDATION_ERROR while it is not ready."""
+    if ontology.status != "ready" or not ontology.model_yaml:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"The ontology is {ontology.status}, not ready."
+        )
+    return ontology.model_yaml
+
+
+def ready_model(ontology: Ontology) -> SemanticModel:
+    """The semantic model of a ready ontology; VALIDATION_ERROR while it is not ready."""
+    return _parse_model(require_ready(ontology))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_model(text: str) -> SemanticModel:
+    # Parsing a 1,000-table model takes about a second; every request of a chat reuses it.
+    return load_yaml(text)
+
+
+async def _embedder(ctx: AppContext, provider: EmbeddingProvider | None) -> EmbeddingProvider:
+    """The given provider, or the app's (loading it off the event loop the first time)."""
+    if provider is not None:
+        return provider
+    return await asyncio.to_thread(lambda: ctx.embeddings)
+
+
+# --- building ----------------------------------------------------------------------------------
+
+
+async def create_ontology(
+    ctx: AppContext,
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    semantic_model_id: uuid.UUID,
+    name: str,
+    description: str | None,
+) -> Ontology:
+    """Record an ontology of one of the caller's semantic models and start building it."""
+    await semantic_models.get_semantic_model(session, owner_id, semantic_model_id)
+    ontology = await ontologies.add_ontology(
+        session, owner_id, semantic_model_id, name, description
+    )
+    await session.commit()
+    ctx.builds.start(ontology.id, build_ontology(ctx, ontology.id))
+    return ontology
+
+
+async def rebuild_ontology(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+) -> Ontology:
+    """Build again from the current semantic model (picks up YAML edits, re-embeds)."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    ontology.status = "building"
+    ontology.error = None
+    await session.commit()
+    ctx.builds.start(ontology.id, build_ontology(ctx, ontology.id))
+    return ontology
+
+
+async def build_ontology(
+    ctx: AppContext, ontology_id: uuid.UUID, provider: EmbeddingProvider | None = None
+) -> None:
+    """Build datasets, fields, relationships and embeddings; end in `ready` or `failed`.
+
+    In its own database session: it outlives the request that started it.
+    """
+    async with ctx.database.session() as session:
+        ontology = await session.get(Ontology, ontology_id)
+        if ontology is None:
+            return
+        try:
+            record = (
+                await session.get(SemanticModelRecord, ontology.semantic_model_id)
+                if ontology.semantic_model_id
+                else None
+            )
+            if record is None:
+                raise DataAgentError(
+                    ErrorCode.VALIDATION_ERROR, "The ontology's semantic model no longer exists."
+                )
+            model = load_yaml(record.yaml)
+            embedder = await _embedder(ctx, provider)
+            docs = await asyncio.to_thread(embed_datasets, embedder, dataset_docs(model))
+            await ontologies.replace_graph(session, ontology, model, docs)
+            ontology.model_yaml = record.yaml
+            ontology.dataset_count = len(model.datasets)
+            ontology.relationship_count = len(model.relationships)
+            ontology.embedding_provider = embedder.name
+            ontology.status = "ready"
+            ontology.error = None
+            await session.commit()
+        except asyncio.CancelledError:
+            raise  # shutdown: the next start marks it interrupted
+        except Exception as exc:
+            await session.rollback()
+            log.warning("ontology %s failed to build: %s", ontology_id, exc)
+            ontology = await session.get(Ontology, ontology_id)
+            if ontology is not None:
+                ontology.status = "failed"
+                ontology.error = (
+                    exc.message if isinstance(exc, DataAgentError) else "The build failed."
+                )
+                await session.commit()
+
+
+async def fail_interrupted_builds(ctx: AppContext) -> int:
+    """Mark `failed` every ontology left `building` with no build running here (start-up)."""
+    running = set(ctx.builds.running())
+    async with ctx.database.session() as session:
+        stuck = [o for o in await ontologies.building_ontologies(session) if o.id not in running]
+        for ontology in stuck:
+            ontology.status = "failed"
+            ontology.error = INTERRUPTED
+        await session.commit()
+    if stuck:
+        log.warning("%d ontology build(s) were interrupted; marked failed", len(stuck))
+    return len(stuck)
+
+
+async def backfill_embeddings(
+    ctx: AppContext, session: AsyncSession, ontology_id: uuid.UUID
+) -> Ontology:
+    """Re-embed one ontology (any owner's: for admins), waiting for the build to finish."""
+    ontology = await session.get(Ontology, ontology_id)
+    if ontology is None:
+        raise not_found("Ontology")
+    if ontology.semantic_model_id is None:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, "The ontology has no semantic model to embed."
+        )
+    await build_ontology(ctx, ontology.id)
+    await session.refresh(ontology)
+    return ontology
+
+
+async def backfill_stale(ctx: AppContext, force: bool = False) -> int:
+    """Re-embed every ontology whose embeddings are missing or stale; how many were."""
+    provider = await _embedder(ctx, None)
+    async with ctx.database.session() as session:
+        ids = await ontologies.stale_ontology_ids(session, provider.name, force)
+    for ontology_id in ids:
+        await build_ontology(ctx, ontology_id, provider)
+    return len(ids)
+
+
+async def delete_ontology(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+) -> None:
+    """Delete an ontology and its chats, and commit."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    await ontologies.delete_ontology(session, ontology)
+    await session.commit()
+
+
+# --- reading a built ontology ----------------------------------------------------------------
+
+
+async def graph(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+) -> tuple[list[OntologyDataset], list[OntologyRelationship]]:
+    """The datasets (nodes) and relationships (edges) of the caller's ontology."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    return (
+        await ontologies.datasets_of(session, ontology.id),
+        await ontologies.relationships_of(session, ontology.id),
+    )
+
+
+async def datasets_by_name(
+    session: AsyncSession, ontology: Ontology, names: Sequence[str]
+) -> list[OntologyDataset]:
+    """The YAML and fields of these datasets, in the order asked (unknown names skipped)."""
+    found = {d.name: d for d in await ontologies.datasets_of(session, ontology.id, list(names))}
+    return [found[name] for name in dict.fromkeys(names) if name in found]
+
+
+async def dataset_detail(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, name: str
+) -> tuple[OntologyDataset, list[OntologyRelationship]]:
+    """One dataset of the caller's ontology and the relationships that touch it."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    found = await datasets_by_name(session, ontology, [name])
+    if not found:
+        raise not_found("Dataset")
+    related = [
+        r
+        for r in await ontologies.relationships_of(session, ontology.id)
+        if name in (r.from_dataset, r.to_dataset)
+    ]
+    return found[0], related
+
+
+async def find_join_paths(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, names: Sequence[str]
+) -> list[JoinPath]:
+    """Alternative paths between two datasets, or the tree connecting three or more."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    return join_paths(ready_model(ontology), names)
+
+
+async def search(
+    ctx: AppContext,
+    session: AsyncSession,
+    ontology: Ontology,
+    question: str,
+    k: int = 10,
+    provider: EmbeddingProvider | None = None,
+) -> list[ScoredDataset]:
+    """The datasets of this ontology (and no other) most relevant to the question."""
+    require_ready(ontology)
+    embedder = await _embedder(ctx, provider)
+    if ontology.embedding_provider != embedder.name:
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            "The ontology was embedded with another provider: rebuild it "
+            "(or run `dataagent ontology backfill`).",
+        )
+    index = await _index(ctx, session, ontology)
+    if not len(index):
+        return []
+    query = await asyncio.to_thread(embedder.embed_query, question)
+    return index.search(question, query, k)
+
+
+async def _index(ctx: AppContext, session: AsyncSession, ontology: Ontology) -> DatasetIndex:
+    cached = ctx.search_indexes.get(ontology.id, ontology.updated_at)
+    if cached is not None:
+        return cached
+    docs = await ontologies.search_documents(session, ontology.id)
+    if any(d.vector is None for d in docs):
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            "Some datasets have no embedding: rebuild the ontology "
+            "(or run `dataagent ontology backfill`).",
+        )
+    index = DatasetIndex(docs)
+    ctx.search_indexes.put(ontology.id, ontology.updated_at, index)
+    return index

@@ -1,0 +1,201 @@
+"""Users: create, change, sign in and out, delete; never leave the app without an admin."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import get_args
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
+from dataagent.auth.tokens import issue_token
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.services.context import AppContext
+from dataagent.store import audit, users
+from dataagent.store.models import User
+from dataagent.vocabulary import Role
+
+# No whitespace anywhere (the characters str.strip removes, spelled out: regex engines in
+# Python, Rust and JSON Schema disagree on what \\s means), one @, a dot after it.
+_NOT_PART = r"[^@\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+EMAIL_PATTERN = rf"^{_NOT_PART}+@{_NOT_PART}+\.{_NOT_PART}+$"
+_EMAIL = re.compile(EMAIL_PATTERN)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A successful sign-in: the user and a token for them."""
+
+    user: User
+    token: str
+    expires_at: datetime
+
+
+def normalise_email(email: str) -> str:
+    """The canonical form of an email address (trimmed, lower case), validated."""
+    email = email.strip().lower()
+    if not _EMAIL.match(email) or len(email) > 320:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"{email!r} is not a valid email address.")
+    return email
+
+
+def check_password(password: str) -> None:
+    """Refuse passwords too short to be safe."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            f"The password must have at least {MIN_PASSWORD_LENGTH} characters.",
+        )
+
+
+def check_role(role: str) -> Role:
+    """The role, or a validation error naming the allowed ones."""
+    allowed: tuple[Role, ...] = get_args(Role)
+    for known in allowed:
+        if role == known:
+            return known
+    raise DataAgentError(
+        ErrorCode.VALIDATION_ERROR, f"Unknown role {role!r}; use one of: {', '.join(allowed)}."
+    )
+
+
+async def sign_in(
+    ctx: AppContext, session: AsyncSession, email: str, password: str, address: str
+) -> SignedIn:
+    """Check the password (within the sign-in limits) and issue a token.
+
+    One answer for an unknown email, a wrong password and an inactive account.
+    """
+    ctx.login_limiter.begin(email, address)
+    user = await users.get_by_email(session, email)
+    # argon2 is deliberately slow CPU work: off the event loop, other requests keep moving.
+    valid = await asyncio.to_thread(verify_password, password, user.password_hash if user else None)
+    if user is None or not valid or not user.is_active:
+        raise DataAgentError(ErrorCode.UNAUTHORIZED, "The email or password is not right.")
+    ctx.login_limiter.succeeded(email)
+    token, expires = issue_token(
+        user.id, user.token_version, ctx.secret_key, ctx.settings.token_ttl_minutes
+    )
+    return SignedIn(user, token, expires)
+
+
+async def create_user(
+    session: AsyncSession,
+    email: str,
+    password: str,
+    role: str,
+    actor_id: uuid.UUID | None = None,
+) -> User:
+    """Create a user (CONFLICT when the email is taken) and commit."""
+    email = normalise_email(email)
+    check_password(password)
+    checked_role = check_role(role)
+    if await users.get_by_email(session, email) is not None:
+        raise DataAgentError(ErrorCode.CONFLICT, f"A user with email {email} already exists.")
+    password_hash = await asyncio.to_thread(hash_password, password)
+    user = User(email=email, password_hash=password_hash, role=checked_role)
+    session.add(user)
+    await session.flush()
+    audit.record(session, actor_id, "user.create", "user", user.id, {"role": user.role})
+    await session.commit()
+    return user
+
+
+async def get_user(session: AsyncSession, user_id: uuid.UUID) -> User:
+    """The user, or NOT_FOUND."""
+    return await users.get_user(session, user_id)
+
+
+async def get_by_email(session: AsyncSession, email: str) -> User | None:
+    """The user with this email, or None."""
+    return await users.get_by_email(session, email)
+
+
+async def list_users(session: AsyncSession, page: int, page_size: int) -> tuple[list[User], int]:
+    """One page of users, oldest first, and the total count."""
+    return await users.list_users(session, page, page_size)
+
+
+async def update_user(
+    session: AsyncSession,
+    user_id: uuid.UUID,
+    actor_id: uuid.UUID,
+    role: str | None = None,
+    is_active: bool | None = None,
+    password: str | None = None,
+) -> User:
+    """Change a user's role, active flag or password, and commit.
+
+    CONFLICT when the change would leave no active admin.
+    """
+    new_role = check_role(role) if role is not None else None
+    if password is not None:
+        check_password(password)
+    guarding = role is not None or is_active is not None
+    admins = await users.lock_active_admins(session) if guarding else set()
+    user = await users.get_user(session, user_id, refresh=guarding)
+    changes: dict[str, object] = {}
+    if new_role is not None:
+        user.role = new_role
+        changes["role"] = new_role
+    if is_active is not None:
+        user.is_active = is_active
+        changes["isActive"] = is_active
+    if guarding and not _is_active_admin(user):
+        verb = "demote" if user.role != "admin" else "deactivate"
+        _keep_an_active_admin(user, admins, verb)
+    if password is not None:
+        user.password_hash = await asyncio.to_thread(hash_password, password)
+        changes["password"] = "changed"
+    # Deactivating or setting a new password ends every session, so reactivating later
+    # does not bring old tokens back.
+    if is_active is False or password is not None:
+        await users.revoke_tokens(session, user)
+    audit.record(session, actor_id, "user.update", "user", user.id, changes)
+    await session.commit()
+    return user
+
+
+async def sign_out_everywhere(
+    session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID
+) -> None:
+    """Invalidate every token the user has (NOT_FOUND for no such user), and commit."""
+    user = await users.get_user(session, user_id)
+    await users.revoke_tokens(session, user)
+    audit.record(session, actor_id, "user.sign_out", "user", user.id)
+    await session.commit()
+
+
+async def delete_user(
+    session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID | None
+) -> None:
+    """Delete a user and everything they own, and commit.
+
+    An admin cannot delete themself; CONFLICT for the last active admin.
+    """
+    if user_id == actor_id:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, "You cannot delete your own account.")
+    admins = await users.lock_active_admins(session)
+    user = await users.get_user(session, user_id, refresh=True)
+    _keep_an_active_admin(user, admins, "delete")
+    await session.delete(user)
+    audit.record(session, actor_id, "user.delete", "user", user_id, {"email": user.email})
+    await session.commit()
+
+
+def _is_active_admin(user: User) -> bool:
+    return user.role == "admin" and user.is_active
+
+
+def _keep_an_active_admin(user: User, active_admins: set[uuid.UUID], verb: str) -> None:
+    """Refuse to take away the last active admin (the caller holds the admins' lock)."""
+    if user.id in active_admins and not active_admins - {user.id}:
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            f"{user.email} is the last active admin; make another user an active admin "
+            f"before you {verb} them.",
+        )

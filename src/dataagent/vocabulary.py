@@ -1,0 +1,28 @@
+"""The closed sets of words the product uses: roles, statuses and kinds.
+
+A leaf module. The app database's columns, the API schemas (and so the TypeScript client's
+types) and the code all take these `Literal`s from here, so a status is never free text.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, get_args
+
+Role = Literal["admin", "contributor", "viewer"]
+ROLES: Final[tuple[Role, ...]] = get_args(Role)
+
+OntologyStatus = Literal["building", "ready", "failed"]
+
+MessageRole = Literal["user", "assistant"]
+MessageStatus = Literal["generating", "complete", "failed", "clarification_needed"]
+
+# How a query record ended (seed 004's run capsule status).
+QueryStatus = Literal["succeeded", "failed"]
+# What asked for a query: SQL as written, or a QueryPlan compiled to SQL.
+QueryMode = Literal["sql", "plan"]
+
+# `database`: a user's own; `files`: made for an upload; `demo`: made for the demo data.
+ConnectionKind = Literal["database", "files", "demo"]
+MANAGED_CONNECTION_KINDS: Final[frozenset[ConnectionKind]] = frozenset({"files", "demo"})
+
+LlmProvider = Literal["openai", "anthropic", "azure", "openai_compatible"]
