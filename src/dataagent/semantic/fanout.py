@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from dataagent.ontology.joins import JoinEdge, JoinPath
+from dataagent.semantic.joins import JoinEdge, JoinPath
 from dataagent.semantic.model import Dataset
 from dataagent.semantic.plan import ResolvedMeasure, ResolvedPlan
 

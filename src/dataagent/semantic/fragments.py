@@ -14,9 +14,9 @@ import sqlglot
 from sqlglot import exp
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.ontology.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.dialects import sqlglot_dialect, truncate
 from dataagent.semantic.fanout import primary_key
+from dataagent.semantic.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.model import Dataset, Field_, SemanticModel
 from dataagent.semantic.plan import (
     ResolvedDimension,

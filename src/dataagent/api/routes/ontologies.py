@@ -24,8 +24,9 @@ from dataagent.auth.dependencies import SessionDep, SettingsDep, require
 from dataagent.auth.permissions import Permission
 from dataagent.errors import not_found
 from dataagent.llm.embeddings import EmbeddingProvider
-from dataagent.ontology.joins import JoinGraph, JoinPath
+from dataagent.semantic import joins
 from dataagent.semantic.compiler import compile_plan
+from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.plan import QueryPlan
 from dataagent.store import ontologies, runs, semantic_models
 from dataagent.store.models import Ontology, User
@@ -314,10 +315,7 @@ async def join_paths(
 ) -> Envelope[list[JoinPath]]:
     """Up to 3 shortest paths between two datasets, or the connecting tree of 3 or more."""
     ontology = await ontologies.get_owned_ontology(session, user.id, ontology_id)
-    graph = JoinGraph.from_model(ontologies.ready_model(ontology))
-    if len(body.datasets) == 2:
-        return Envelope(data=graph.shortest_paths(body.datasets[0], body.datasets[1]))
-    return Envelope(data=[graph.connecting_tree(body.datasets)])
+    return Envelope(data=joins.join_paths(ontologies.ready_model(ontology), body.datasets))
 
 
 @router.post("/{ontology_id}/compile", operation_id="compilePlan", responses=POOL_RESPONSES)
