@@ -36,7 +36,8 @@ import numpy as np
 import sqlglot
 from sqlglot import exp
 
-from dataagent.llm.embeddings import LocalMiniLMProvider, Matrix
+from dataagent.llm.embeddings import Matrix
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     KEYWORD_WEIGHT,
     DatasetDoc,

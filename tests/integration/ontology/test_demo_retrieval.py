@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import LOCAL
 
 from dataagent.demo import DemoData, write_duckdb
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import DatasetIndex, dataset_docs, embed_datasets
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.store.semantic_models import introspect_and_generate

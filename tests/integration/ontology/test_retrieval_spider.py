@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     DatasetDoc,
     DatasetIndex,

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     DEFAULT_TEXT_STYLE,
     DatasetDoc,
