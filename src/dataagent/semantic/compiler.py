@@ -25,7 +25,8 @@ from dataagent.semantic.fanout import FanOutReport, analyse
 from dataagent.semantic.fragments import Fragments, and_all, col, cte, ident
 from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
-from dataagent.semantic.plan import QueryPlan, ResolvedMeasure, ResolvedPlan, validate_plan
+from dataagent.semantic.plan import QueryPlan
+from dataagent.semantic.resolver import ResolvedMeasure, ResolvedPlan, validate_plan
 
 FanOutStrategy = Literal["pre_aggregate", "refuse"]
 

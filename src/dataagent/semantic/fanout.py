@@ -18,7 +18,7 @@ from typing import Literal
 
 from dataagent.semantic.joins import JoinEdge, JoinPath
 from dataagent.semantic.model import Dataset
-from dataagent.semantic.plan import ResolvedMeasure, ResolvedPlan
+from dataagent.semantic.resolver import ResolvedMeasure, ResolvedPlan
 
 Verdict = Literal["safe", "distinct_key", "unsafe"]
 REPETITION_SAFE = {"min", "max", "count_distinct"}

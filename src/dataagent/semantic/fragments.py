@@ -18,7 +18,7 @@ from dataagent.semantic.dialects import sqlglot_dialect, truncate
 from dataagent.semantic.fanout import primary_key
 from dataagent.semantic.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.model import Dataset, Field_, SemanticModel
-from dataagent.semantic.plan import (
+from dataagent.semantic.resolver import (
     ResolvedDimension,
     ResolvedFilter,
     ResolvedMeasure,
