@@ -21,7 +21,6 @@ from dataagent.ontology.retrieval import (
     ScoredDataset,
     dataset_docs,
     embed_datasets,
-    vector_from_bytes,
     vector_to_bytes,
 )
 from dataagent.semantic.model import Relationship, SemanticModel
@@ -288,22 +287,7 @@ async def _index(session: AsyncSession, ontology: Ontology) -> DatasetIndex:
         .where(OntologyDataset.ontology_id == ontology.id)
         .order_by(OntologyDataset.name)
     )
-    docs = [
-        DatasetDoc(
-            name=name,
-            text=text,
-            vector=vector_from_bytes(vector) if vector else None,
-            vector_key=key_,
-        )
-        for name, text, vector, key_ in rows.all()
-    ]
-    if any(d.vector is None for d in docs):
-        raise DataAgentError(
-            ErrorCode.CONFLICT,
-            "Some datasets have no embedding: rebuild the ontology "
-            "(or run `dataagent ontology backfill`).",
-        )
-    index = DatasetIndex(docs)
+    index = DatasetIndex.from_rows(rows.all())
     _INDEXES[key] = index
     while len(_INDEXES) > _INDEX_CACHE_SIZE:
         _INDEXES.popitem(last=False)
