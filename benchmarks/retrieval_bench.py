@@ -36,7 +36,8 @@ import numpy as np
 import sqlglot
 from sqlglot import exp
 
-from dataagent.llm.embeddings import LocalMiniLMProvider, Matrix
+from dataagent.llm.embeddings import Matrix
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     KEYWORD_WEIGHT,
     DatasetDoc,
@@ -45,6 +46,7 @@ from dataagent.ontology.retrieval import (
     TextStyle,
     dataset_text,
     embed_datasets,
+    vector_to_bytes,
 )
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.model import Dataset, DataType, Field_, Relationship
@@ -306,7 +308,7 @@ def run_suite(
 
     cosines: dict[str, np.ndarray] = {}
     docs_timing: dict[str, Any] = {}
-    indexes: dict[str, DatasetIndex] = {}
+    product_index: DatasetIndex | None = None
     tokenizer = provider._encoder().tokenizer
     for label, texts in variants.items():
         docs = [DatasetDoc(key, text) for key, text in zip(keys, texts, strict=True)]
@@ -320,7 +322,13 @@ def run_suite(
             "mean_tokens": round(statistics.fmean(lengths)),
             "cut_at_max_tokens": sum(n >= provider.max_tokens for n in lengths),
         }
-        indexes[label] = DatasetIndex(docs)
+        if label == "words":
+            # The product's text style, loaded from stored rows as the store's search loads it.
+            product_index = DatasetIndex.from_rows(
+                (d.name, d.text, vector_to_bytes(d.vector), d.vector_key)
+                for d in docs
+                if d.vector is not None
+            )
         cosines[label] = queries @ np.stack([d.vector for d in docs if d.vector is not None]).T
 
     rankings: dict[str, list[list[str]]] = {
@@ -350,10 +358,11 @@ def run_suite(
         ]
 
     # The product's path, timed per question: embed the question, search the index.
+    assert product_index is not None
     product, search_s = [], []
     for q, vector in zip(questions, query_vectors, strict=True):
         t0 = time.perf_counter()
-        hits = indexes["words"].search(q.text, vector, k=max(KS))
+        hits = product_index.search(q.text, vector, k=max(KS))
         search_s.append(time.perf_counter() - t0)
         product.append([h.name for h in hits])
     rankings[f"product: dense:words + {KEYWORD_WEIGHT} bm25:words"] = product

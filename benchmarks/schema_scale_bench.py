@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from dataagent.config import Settings
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.yaml_io import dump_yaml
 from dataagent.services.context import AppContext

@@ -1,1 +1,1 @@
-"""The ontology: the dataset/field/relationship graph, dataset retrieval and join paths."""
+"""The ontology: the retrieval index over one ontology's datasets."""

@@ -13,7 +13,7 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -124,28 +124,11 @@ def embed_datasets(
 ) -> list[DatasetDoc]:
     """The docs with current vectors; only stale or missing ones are embedded unless `force`."""
     todo = [i for i, d in enumerate(docs) if force or not is_current(d, provider)]
-    vectors = provider.embed_documents([docs[i].text for i in todo]) if todo else None
-    return _with_vectors(provider, docs, todo, vectors)
-
-
-async def aembed_datasets(
-    provider: EmbeddingProvider, docs: Sequence[DatasetDoc], *, force: bool = False
-) -> list[DatasetDoc]:
-    """`embed_datasets` without blocking the event loop."""
-    todo = [i for i, d in enumerate(docs) if force or not is_current(d, provider)]
-    vectors = await provider.aembed_documents([docs[i].text for i in todo]) if todo else None
-    return _with_vectors(provider, docs, todo, vectors)
-
-
-def _with_vectors(
-    provider: EmbeddingProvider,
-    docs: Sequence[DatasetDoc],
-    todo: list[int],
-    vectors: Matrix | None,
-) -> list[DatasetDoc]:
     out = list(docs)
+    if not todo:
+        return out
+    vectors = provider.embed_documents([docs[i].text for i in todo])
     for row, i in enumerate(todo):
-        assert vectors is not None
         key = embedding_key(provider.name, docs[i].text)
         out[i] = replace(docs[i], vector=vectors[row], vector_key=key)
     return out
@@ -208,6 +191,10 @@ def _check_k(k: int) -> None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"k must be between 1 and {MAX_K}.")
 
 
+StoredDoc = tuple[str, str, bytes | None, str | None]
+"""A dataset as the store keeps it for search: name, text, `vector_to_bytes` vector, key."""
+
+
 class DatasetIndex:
     """One ontology's embedded docs, ready to search many times (cache it per ontology)."""
 
@@ -222,6 +209,24 @@ class DatasetIndex:
             raise ValueError("doc vectors differ in dimension; re-embed with one provider")
         self._matrix = np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
         self._keywords = KeywordIndex([d.text for d in docs])
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[StoredDoc]) -> DatasetIndex:
+        """The index over one ontology's stored rows: what every search runs on.
+
+        A dataset without a vector is a CONFLICT: a search never embeds documents itself.
+        """
+        docs = [
+            DatasetDoc(name, text, vector_from_bytes(vector) if vector else None, key)
+            for name, text, vector, key in rows
+        ]
+        if any(d.vector is None for d in docs):
+            raise DataAgentError(
+                ErrorCode.CONFLICT,
+                "Some datasets have no embedding: rebuild the ontology "
+                "(or run `dataagent ontology backfill`).",
+            )
+        return cls(docs)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -252,37 +257,3 @@ class DatasetIndex:
             ScoredDataset(self.names[i], float(fused[i]), float(cosine[i]), float(keyword[i]))
             for i in order
         ]
-
-
-def search_datasets(
-    docs: Sequence[DatasetDoc],
-    question: str,
-    provider: EmbeddingProvider,
-    k: int = DEFAULT_K,
-    keyword_weight: float = KEYWORD_WEIGHT,
-) -> list[ScoredDataset]:
-    """The k datasets most relevant to the question, best first, among `docs` only.
-
-    Docs whose vector is missing or stale are embedded for this search (and not kept);
-    run the backfill so that searches do not pay for it.
-    """
-    _check_k(k)
-    if not docs:
-        return []
-    index = DatasetIndex(embed_datasets(provider, docs))
-    return index.search(question, provider.embed_query(question), k, keyword_weight)
-
-
-async def asearch_datasets(
-    docs: Sequence[DatasetDoc],
-    question: str,
-    provider: EmbeddingProvider,
-    k: int = DEFAULT_K,
-    keyword_weight: float = KEYWORD_WEIGHT,
-) -> list[ScoredDataset]:
-    """`search_datasets` without blocking the event loop."""
-    _check_k(k)
-    if not docs:
-        return []
-    index = DatasetIndex(await aembed_datasets(provider, docs))
-    return index.search(question, await provider.aembed_query(question), k, keyword_weight)

@@ -1,1 +1,1 @@
-"""The semantic model (OSI-style YAML), its generation, the QueryPlan compiler and lineage."""
+"""The semantic model (OSI-style YAML), its generation, join paths, QueryPlans and lineage."""

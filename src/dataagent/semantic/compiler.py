@@ -3,7 +3,7 @@
 Pure module (sqlglot + networkx). The SQL is built as a sqlglot expression tree: identifiers
 are quoted, filter values become literals in the tree (never pasted into text), and the
 same plan and model always give the same SQL. Datasets are joined with LEFT JOINs along
-the join tree from `ontology.joins`, rooted at the dataset of the first measure.
+the join tree `joins.join_paths` finds, rooted at the dataset of the first measure.
 
 Fan-out rule (see docs/query-plans.md): when a SUM, AVG or COUNT would run over a dataset
 whose rows the joins repeat, each measure dataset is pre-aggregated on its own — its rows
@@ -21,11 +21,12 @@ from sqlglot import exp
 
 from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.ontology.joins import JoinGraph, JoinPath
 from dataagent.semantic.fanout import FanOutReport, analyse
 from dataagent.semantic.fragments import Fragments, and_all, col, cte, ident
+from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
-from dataagent.semantic.plan import QueryPlan, ResolvedMeasure, ResolvedPlan, validate_plan
+from dataagent.semantic.plan import QueryPlan
+from dataagent.semantic.resolver import ResolvedMeasure, ResolvedPlan, validate_plan
 
 FanOutStrategy = Literal["pre_aggregate", "refuse"]
 
@@ -147,14 +148,12 @@ def compile_plan(
     model: SemanticModel,
     dialect: str,
     fan_out: FanOutStrategy = "pre_aggregate",
-    graph: JoinGraph | None = None,
 ) -> CompiledQuery:
     """Validate `plan` against `model` and compile it to SQL for `dialect`."""
     target = sqlglot_dialect(dialect)
     resolved = validate_plan(plan, model)
     involved = resolved.referenced_datasets
-    graph = graph or JoinGraph.from_model(model)
-    tree = graph.connecting_tree(involved, root=involved[0])
+    [tree] = join_paths(model, involved, k=1)
     notes = [
         f"{name} is listed in the plan but no field uses it, so it is not joined."
         for name in resolved.unused_datasets

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from dataagent.ontology.joins import JoinEdge, JoinPath
+from dataagent.semantic.joins import JoinEdge, JoinPath
 from dataagent.semantic.model import Dataset
-from dataagent.semantic.plan import ResolvedMeasure, ResolvedPlan
+from dataagent.semantic.resolver import ResolvedMeasure, ResolvedPlan
 
 Verdict = Literal["safe", "distinct_key", "unsafe"]
 REPETITION_SAFE = {"min", "max", "count_distinct"}

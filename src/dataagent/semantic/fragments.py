@@ -15,10 +15,10 @@ from sqlglot import exp
 
 from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.ontology.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.fanout import primary_key
+from dataagent.semantic.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.model import Dataset, Field_, SemanticModel
-from dataagent.semantic.plan import (
+from dataagent.semantic.resolver import (
     ResolvedDimension,
     ResolvedFilter,
     ResolvedMeasure,

@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.llm.embeddings import EmbeddingProvider
-from dataagent.ontology.joins import JoinPath, join_paths
 from dataagent.ontology.retrieval import DatasetIndex, ScoredDataset, dataset_docs, embed_datasets
+from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.yaml_io import load_yaml
 from dataagent.services.context import AppContext
@@ -279,13 +279,6 @@ async def _index(ctx: AppContext, session: AsyncSession, ontology: Ontology) -> 
     cached = ctx.search_indexes.get(ontology.id, ontology.updated_at)
     if cached is not None:
         return cached
-    docs = await ontologies.search_documents(session, ontology.id)
-    if any(d.vector is None for d in docs):
-        raise DataAgentError(
-            ErrorCode.CONFLICT,
-            "Some datasets have no embedding: rebuild the ontology "
-            "(or run `dataagent ontology backfill`).",
-        )
-    index = DatasetIndex(docs)
+    index = DatasetIndex.from_rows(await ontologies.search_rows(session, ontology.id))
     ctx.search_indexes.put(ontology.id, ontology.updated_at, index)
     return index

@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from dataagent.ontology.retrieval import DatasetDoc, vector_from_bytes, vector_to_bytes
+from dataagent.ontology.retrieval import DatasetDoc, StoredDoc, vector_to_bytes
 from dataagent.semantic.model import Relationship, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml
 from dataagent.store import audit
@@ -149,8 +149,8 @@ async def relationships_of(
     return list(rows)
 
 
-async def search_documents(session: AsyncSession, ontology_id: uuid.UUID) -> list[DatasetDoc]:
-    """The stored search text and embedding of each dataset (a missing vector is None)."""
+async def search_rows(session: AsyncSession, ontology_id: uuid.UUID) -> list[StoredDoc]:
+    """The stored name, search text, embedding bytes and key of each dataset."""
     rows = await session.execute(
         select(
             OntologyDataset.name,
@@ -161,15 +161,7 @@ async def search_documents(session: AsyncSession, ontology_id: uuid.UUID) -> lis
         .where(OntologyDataset.ontology_id == ontology_id)
         .order_by(OntologyDataset.name)
     )
-    return [
-        DatasetDoc(
-            name=name,
-            text=text,
-            vector=vector_from_bytes(vector) if vector else None,
-            vector_key=key,
-        )
-        for name, text, vector, key in rows.all()
-    ]
+    return [(name, text, vector, key) for name, text, vector, key in rows.all()]
 
 
 async def stale_ontology_ids(

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import LOCAL
+from tests.fixtures.retrieval import search, stored_index
 
 from dataagent.demo import DemoData, write_duckdb
-from dataagent.llm.embeddings import LocalMiniLMProvider
-from dataagent.ontology.retrieval import DatasetIndex, dataset_docs, embed_datasets
+from dataagent.llm.minilm import LocalMiniLMProvider
+from dataagent.ontology.retrieval import DatasetIndex, dataset_docs
 from dataagent.services.semantic_models import introspect_and_generate
 from dataagent.sources.engines import ConnectionSpec
 
@@ -47,7 +48,7 @@ def index_and_provider(
     spec = ConnectionSpec(dialect="duckdb", database=str(path))
     model = introspect_and_generate(spec, LOCAL, "retail")
     provider = LocalMiniLMProvider()
-    return DatasetIndex(embed_datasets(provider, dataset_docs(model))), provider
+    return stored_index(provider, dataset_docs(model)), provider
 
 
 @pytest.mark.parametrize(("question", "gold"), QUESTIONS, ids=[q for q, _ in QUESTIONS])
@@ -55,5 +56,5 @@ def test_gold_datasets_in_top_3(
     index_and_provider: tuple[DatasetIndex, LocalMiniLMProvider], question: str, gold: set[str]
 ) -> None:
     index, provider = index_and_provider
-    top = [hit.name for hit in index.search(question, provider.embed_query(question), k=3)]
+    top = [hit.name for hit in search(index, provider, question, k=3)]
     assert gold <= set(top), (question, top)

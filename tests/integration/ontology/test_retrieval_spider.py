@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import LOCAL
+from tests.fixtures.retrieval import search, stored_index, stored_rows
 
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     DatasetDoc,
     DatasetIndex,
     dataset_docs,
     embed_datasets,
-    search_datasets,
     vector_from_bytes,
-    vector_to_bytes,
 )
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.sources.engines import ConnectionSpec
@@ -68,28 +67,37 @@ def ontologies(minilm: LocalMiniLMProvider) -> dict[str, list[DatasetDoc]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def indexes(
+    ontologies: dict[str, list[DatasetDoc]], minilm: LocalMiniLMProvider
+) -> dict[str, DatasetIndex]:
+    """Each ontology's search index, loaded from stored rows as the store's search loads it."""
+    return {db: stored_index(minilm, docs) for db, docs in ontologies.items()}
+
+
 @pytest.mark.parametrize(("db", "question", "expected"), FIRST)
 def test_the_answering_table_ranks_first(
     ontologies: dict[str, list[DatasetDoc]],
+    indexes: dict[str, DatasetIndex],
     minilm: LocalMiniLMProvider,
     db: str,
     question: str,
     expected: str,
 ) -> None:
-    hits = search_datasets(ontologies[db], question, minilm, k=3)
+    hits = search(indexes[db], minilm, question, k=3)
     assert hits[0].name == expected, hits
     assert {h.name for h in hits} <= {d.name for d in ontologies[db]}
 
 
 @pytest.mark.parametrize(("db", "question", "expected"), TOP_TWO)
 def test_harder_questions_rank_the_table_second_at_worst(
-    ontologies: dict[str, list[DatasetDoc]],
+    indexes: dict[str, DatasetIndex],
     minilm: LocalMiniLMProvider,
     db: str,
     question: str,
     expected: str,
 ) -> None:
-    assert expected in [h.name for h in search_datasets(ontologies[db], question, minilm, k=2)]
+    assert expected in [h.name for h in search(indexes[db], minilm, question, k=2)]
 
 
 def test_pooled_ontologies_still_find_the_right_database(
@@ -100,9 +108,9 @@ def test_pooled_ontologies_still_find_the_right_database(
         for db, docs in ontologies.items()
         for d in docs
     ]
-    index = DatasetIndex(pooled)
+    index = stored_index(minilm, pooled)
     for db, question, expected in FIRST:
-        hits = index.search(question, minilm.embed_query(question), k=3)
+        hits = search(index, minilm, question, k=3)
         assert hits[0].name == f"{db}.{expected}", (question, hits)
 
 
@@ -110,14 +118,10 @@ def test_stored_vectors_search_like_fresh_ones(
     ontologies: dict[str, list[DatasetDoc]], minilm: LocalMiniLMProvider
 ) -> None:
     # What the store keeps (bytes + key) is enough: no re-embedding after a reload.
-    stored = [
-        (d.name, d.text, vector_to_bytes(d.vector), d.vector_key)
-        for d in ontologies["world_1"]
-        if d.vector is not None
-    ]
-    reloaded = [DatasetDoc(n, t, vector_from_bytes(b), k) for n, t, b, k in stored]
+    stored = stored_rows(ontologies["world_1"])
+    reloaded = [DatasetDoc(n, t, vector_from_bytes(b), k) for n, t, b, k in stored if b]
     assert embed_datasets(minilm, reloaded)[0].vector is reloaded[0].vector
     question = "Which languages are official in Canada?"
-    assert search_datasets(reloaded, question, minilm) == search_datasets(
-        ontologies["world_1"], question, minilm
+    assert search(DatasetIndex.from_rows(stored), minilm, question) == search(
+        DatasetIndex(ontologies["world_1"]), minilm, question
     )

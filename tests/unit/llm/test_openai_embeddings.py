@@ -11,12 +11,9 @@ import pytest
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import (
-    EmbeddingProvider,
-    LocalMiniLMProvider,
-    OpenAIEmbeddingProvider,
-    provider_from_settings,
-)
+from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
+from dataagent.llm.minilm import LocalMiniLMProvider
+from dataagent.llm.openai_embeddings import OpenAIEmbeddingProvider
 
 Handler = Callable[[httpx.Request], httpx.Response]
 

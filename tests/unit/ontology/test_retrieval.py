@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import yaml
+from tests.fixtures.retrieval import search, stored_index, stored_rows
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import LocalMiniLMProvider
+from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.ontology.retrieval import (
     DEFAULT_TEXT_STYLE,
     DatasetDoc,
     DatasetIndex,
     KeywordIndex,
-    asearch_datasets,
     dataset_docs,
     dataset_text,
     embed_datasets,
@@ -21,7 +21,6 @@ from dataagent.ontology.retrieval import (
     identifier_words,
     is_current,
     keyword_terms,
-    search_datasets,
     vector_from_bytes,
     vector_to_bytes,
 )
@@ -189,6 +188,21 @@ def test_keyword_terms_and_bm25() -> None:
     assert KeywordIndex([]).scores("anything").shape == (0,)
 
 
+def test_the_index_loads_from_stored_rows() -> None:
+    docs = [doc("a", 1, 0), doc("b", 0, 1)]
+    index = DatasetIndex.from_rows(stored_rows(docs))
+    query = np.array([1, 0], dtype=np.float32)
+    assert index.search("q", query) == DatasetIndex(docs).search("q", query)
+    assert DatasetIndex.from_rows([]).search("q", query) == []
+
+
+def test_stored_rows_without_a_vector_are_a_conflict() -> None:
+    # A search never embeds on the fly: the ontology is rebuilt or backfilled first.
+    with pytest.raises(DataAgentError) as info:
+        DatasetIndex.from_rows([*stored_rows([doc("a", 1, 0)]), ("b", "b", None, None)])
+    assert info.value.code is ErrorCode.CONFLICT
+
+
 # --- search with the real model ---------------------------------------------------------------
 
 
@@ -198,9 +212,9 @@ def test_search_sees_only_the_docs_of_one_ontology(minilm: LocalMiniLMProvider) 
         DatasetDoc("customers", "customers: customer id, name, email"),
     ]
     music = [DatasetDoc("singers", "singers: singer id, name, country, age")]
-    hits = search_datasets(shop, "Which singers are from France?", minilm)
+    hits = search(stored_index(minilm, shop), minilm, "Which singers are from France?")
     assert {h.name for h in hits} == {"orders", "customers"}
-    pooled = search_datasets(music + shop, "Which singers are from France?", minilm)
+    pooled = search(stored_index(minilm, music + shop), minilm, "Which singers are from France?")
     assert pooled[0].name == "singers"
 
 
@@ -215,29 +229,13 @@ def test_search_ranks_the_obvious_table_first(minilm: LocalMiniLMProvider) -> No
             table("employees", "employee_id", "full_name", "hire_date", "salary"),
         ],
     )
-    docs = embed_datasets(minilm, dataset_docs(model))
+    index = stored_index(minilm, dataset_docs(model))
     for question, expected in [
         ("How many orders were placed last month?", "orders"),
         ("Which city do most of our customers live in?", "customers"),
         ("What is the most expensive product?", "products"),
         ("Who was hired most recently?", "employees"),
     ]:
-        hits = search_datasets(docs, question, minilm, k=2)
+        hits = search(index, minilm, question, k=2)
         assert hits[0].name == expected, (question, hits)
         assert len(hits) == 2 and hits[0].score >= hits[1].score
-
-
-def test_search_embeds_missing_vectors_on_the_fly(minilm: LocalMiniLMProvider) -> None:
-    docs = [DatasetDoc("orders", "orders: order id"), DatasetDoc("pets", "pets: pet id, species")]
-    assert search_datasets(docs, "what species of pet", minilm)[0].name == "pets"
-    assert search_datasets([], "anything", minilm) == []
-
-
-async def test_async_search_matches(minilm: LocalMiniLMProvider) -> None:
-    docs = embed_datasets(
-        minilm, [DatasetDoc("orders", "orders: order id"), DatasetDoc("pets", "pets: species")]
-    )
-    sync = search_datasets(docs, "pet species", minilm)
-    assert [h.name for h in await asearch_datasets(docs, "pet species", minilm)] == [
-        h.name for h in sync
-    ]

@@ -9,7 +9,8 @@ from pydantic import ValidationError
 from tests.fixtures.compiler.compiler_golden import retail_model
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.semantic.plan import QueryPlan, validate_plan
+from dataagent.semantic.plan import QueryPlan
+from dataagent.semantic.resolver import validate_plan
 
 MODEL = retail_model()
 

@@ -25,7 +25,7 @@ from dataagent.api.schemas.ontologies import (
 )
 from dataagent.api.schemas.queries import query_output
 from dataagent.auth.permissions import Permission
-from dataagent.ontology.joins import JoinPath
+from dataagent.semantic.joins import JoinPath
 from dataagent.services import ontologies, queries
 from dataagent.store.models import User
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dataagent.api.schemas import ApiInput, ApiModel
 from dataagent.api.schemas.queries import QueryOutput
-from dataagent.ontology.joins import JoinPath
+from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.plan import QueryPlan
 from dataagent.store.models import OntologyRelationship
 from dataagent.vocabulary import OntologyStatus

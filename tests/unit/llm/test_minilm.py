@@ -10,13 +10,8 @@ import numpy as np
 import pytest
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import (
-    EmbeddingProvider,
-    LocalMiniLMProvider,
-    _gelu,
-    bundled_model_dir,
-    l2_normalise,
-)
+from dataagent.llm.embeddings import EmbeddingProvider, l2_normalise
+from dataagent.llm.minilm import LocalMiniLMProvider, _gelu, bundled_model_dir
 
 
 @pytest.fixture(scope="module")

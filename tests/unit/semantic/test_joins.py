@@ -6,7 +6,7 @@ import pytest
 from tests.fixtures.compiler.compiler_golden import retail_model
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.ontology.joins import JoinGraph, JoinPath, join_paths, make_path
+from dataagent.semantic.joins import JoinGraph, JoinPath, join_paths, make_path
 from dataagent.semantic.model import Cardinality, SemanticModel
 
 

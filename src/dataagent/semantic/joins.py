@@ -348,10 +348,12 @@ class JoinGraph:
 def join_paths(
     model: SemanticModel, names: Sequence[str], k: int = MAX_ALTERNATIVES
 ) -> list[JoinPath]:
-    """What the join-paths endpoint answers: up to `k` alternative paths for two datasets,
-    one connecting tree for three or more (rooted at the first name)."""
+    """Up to `k` alternative paths for two names, else one connecting tree from the first.
+
+    The one way to find join paths: the join-paths endpoint answers with it, and the
+    compiler asks it for a single tree (`k=1`).
+    """
     graph = JoinGraph.from_model(model)
-    unique = list(dict.fromkeys(names))
-    if len(unique) == 2:
-        return graph.shortest_paths(unique[0], unique[1], k=k)
-    return [graph.connecting_tree(unique)]
+    if len(names) == 2:
+        return graph.shortest_paths(names[0], names[1], k=k)
+    return [graph.connecting_tree(names)]
