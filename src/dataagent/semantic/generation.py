@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from sqlglot.dialects import Dialect
 
+from dataagent.semantic.catalog import SchemaSnapshot, TableInfo, map_data_type
 from dataagent.semantic.model import (
     Cardinality,
     Dataset,
@@ -24,7 +25,6 @@ from dataagent.semantic.model import (
     RelationshipSource,
     SemanticModel,
 )
-from dataagent.sources.introspection import SchemaSnapshot, TableInfo, map_data_type
 
 # Words that stay upper case in labels ("customer_id" -> "Customer ID").
 ACRONYMS = frozenset(

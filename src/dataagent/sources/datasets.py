@@ -26,17 +26,12 @@ from pydantic import BaseModel
 from dataagent.config import Settings
 from dataagent.dialects import qualified_name
 from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.semantic.catalog import SchemaSnapshot, TableInfo, map_data_type
 from dataagent.semantic.model import DataType
 from dataagent.sources.access import AccessPolicy, real_path
 from dataagent.sources.engines import ConnectionSpec, open_readonly
 from dataagent.sources.files import FileSummary, Upload, check_size, ingest_file
-from dataagent.sources.introspection import (
-    IntrospectionOptions,
-    SchemaSnapshot,
-    TableInfo,
-    introspect_duckdb,
-    map_data_type,
-)
+from dataagent.sources.introspection import IntrospectionOptions, introspect_duckdb
 from dataagent.sources.results import json_safe
 
 DATABASE_FILE = "data.duckdb"

@@ -7,6 +7,12 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dataagent.semantic.catalog import (
+    ColumnInfo,
+    ForeignKeyInfo,
+    SchemaSnapshot,
+    TableInfo,
+)
 from dataagent.semantic.generation import (
     column_expression,
     generate_semantic_model,
@@ -21,12 +27,6 @@ from dataagent.semantic.model import (
     SemanticModel,
 )
 from dataagent.semantic.yaml_io import dump_yaml
-from dataagent.sources.introspection import (
-    ColumnInfo,
-    ForeignKeyInfo,
-    SchemaSnapshot,
-    TableInfo,
-)
 
 
 def col(name: str, native: str = "INTEGER", **kw: object) -> ColumnInfo:
