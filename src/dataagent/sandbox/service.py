@@ -7,13 +7,15 @@ import binascii
 import hmac
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
 import pandas as pd
+import pyarrow as pa
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from dataagent.api.errors import install_error_handlers
 from dataagent.config import Settings
 from dataagent.errors import HTTP_STATUS, DataAgentError, ErrorCode
 from dataagent.sandbox.pool import LocalSandbox
@@ -21,30 +23,64 @@ from dataagent.sandbox.tables import decode_frame
 
 MAX_CODE_CHARS = 200_000
 MAX_TIMEOUT_S = 600.0
+TABLE_SHAPES = (
+    'a table is a list of records, {"records": [...]} or {"arrow": "<base64 Arrow IPC stream>"}'
+)
+
+Records = Annotated[
+    list[dict[str, Any]],
+    Field(title="Records", description="The seeds' shape: one JSON object per row."),
+]
 
 
-class TableIn(BaseModel):
-    """One table: base64 Arrow IPC stream bytes (`arrow`) or a list of JSON records."""
+class RecordsTable(BaseModel):
+    """A table as a list of JSON records under `records`."""
 
-    arrow: str | None = None
-    records: list[dict[str, Any]] | None = None
+    model_config = ConfigDict(extra="forbid")
 
-    @model_validator(mode="after")
-    def _one_form(self) -> TableIn:
-        if (self.arrow is None) == (self.records is None):
-            raise ValueError("give exactly one of 'arrow' or 'records'")
-        return self
+    records: Records
 
-    def frame(self) -> pd.DataFrame:
-        """The table as a DataFrame."""
-        if self.records is not None:
-            return pd.DataFrame.from_records(self.records)
-        try:
-            return decode_frame(base64.b64decode(self.arrow or "", validate=True))
-        except (binascii.Error, ValueError, OSError) as exc:
-            raise DataAgentError(
-                ErrorCode.VALIDATION_ERROR, "A table is not valid Arrow data."
-            ) from exc
+
+class ArrowTable(BaseModel):
+    """A table as base64 Arrow IPC stream bytes: column types survive (RemoteSandbox sends this)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arrow: str = Field(description="An Arrow IPC stream, base64-encoded.")
+
+
+def _table_shape(value: Any) -> str | None:
+    """Which of the three shapes a table is in (None: none of them, refused with 400)."""
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict) and len(value) == 1:
+        key = next(iter(value))
+        return key if key in ("records", "arrow") else None
+    if isinstance(value, RecordsTable | ArrowTable):
+        return "records" if isinstance(value, RecordsTable) else "arrow"
+    return None
+
+
+TableIn = Annotated[
+    Annotated[Records, Tag("list")]
+    | Annotated[RecordsTable, Tag("records")]
+    | Annotated[ArrowTable, Tag("arrow")],
+    Discriminator(_table_shape, custom_error_type="table_shape", custom_error_message=TABLE_SHAPES),
+]
+
+
+def table_frame(table: list[dict[str, Any]] | RecordsTable | ArrowTable) -> pd.DataFrame:
+    """The table as a DataFrame; undecodable Arrow data is a VALIDATION_ERROR."""
+    if isinstance(table, list):
+        return pd.DataFrame.from_records(table)
+    if isinstance(table, RecordsTable):
+        return pd.DataFrame.from_records(table.records)
+    try:
+        return decode_frame(base64.b64decode(table.arrow, validate=True))
+    except (binascii.Error, pa.ArrowException, ValueError, OSError) as exc:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, "A table is not valid Arrow data."
+        ) from exc
 
 
 class ExecuteRequest(BaseModel):
@@ -52,7 +88,11 @@ class ExecuteRequest(BaseModel):
 
     code: str = Field(max_length=MAX_CODE_CHARS)
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S)
-    data: dict[str, TableIn] | None = None
+    data: dict[str, TableIn] | None = Field(
+        None,
+        description="Tables by variable name: " + TABLE_SHAPES + ".",
+        examples=[{"df": [{"col1": 1, "col2": 2}]}],
+    )
 
 
 def create_app(
@@ -80,9 +120,7 @@ def create_app(
                 return JSONResponse(error.to_body(), status_code=error.status)
         return await call_next(request)
 
-    @app.exception_handler(DataAgentError)
-    async def on_error(_: Request, exc: DataAgentError) -> JSONResponse:
-        return JSONResponse(exc.to_body(), status_code=exc.status)
+    install_error_handlers(app)
 
     @app.get("/health", operation_id="sandbox_health")
     async def health() -> JSONResponse:
@@ -92,7 +130,7 @@ def create_app(
 
     @app.post("/execute", operation_id="sandbox_execute")
     async def execute(body: ExecuteRequest) -> JSONResponse:
-        frames = {name: table.frame() for name, table in (body.data or {}).items()}
+        frames = {name: table_frame(table) for name, table in (body.data or {}).items()}
         result = await pool.execute(body.code, frames or None, timeout_s=body.timeout)
         status = HTTP_STATUS[result.error.code] if result.error else 200
         return JSONResponse(result.to_wire(), status_code=status)
