@@ -26,6 +26,7 @@ from dataagent.api.routes import (
 from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.embeddings import provider_from_settings
+from dataagent.sandbox import sandbox_from_settings
 from dataagent.sources import isolation
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.pool import QueryPool
@@ -42,7 +43,10 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # DuckDB queries run in children of a fork server; start it before the first one.
         await app.state.query_pool.run(None, isolation.warm_up)
+        # The sandbox's zygotes start in the background: seconds each, not worth waiting for.
+        app.state.sandbox.warm_up()
         yield
+        await app.state.sandbox.aclose()
         app.state.query_pool.shutdown()
         await app.state.database.dispose()
 
@@ -58,6 +62,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.cipher = CredentialCipher(app.state.secret_key)
     app.state.query_pool = QueryPool(settings.query_max_concurrency, settings.query_max_per_user)
     app.state.login_limiter = LoginLimiter.from_settings(settings)
+    # Refuses executions (not start-up) when bubblewrap is missing and unsafe mode is off.
+    app.state.sandbox = sandbox_from_settings(settings)
     # Loaded on first use: the local model takes about a second to read.
     app.state.embeddings = functools.cache(lambda: provider_from_settings(settings))
 
