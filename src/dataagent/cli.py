@@ -44,6 +44,10 @@ def _configure_logging(settings: Settings) -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Alembic narrates its set-up at INFO (plugins, "Context impl", DDL mode): debugging
+    # detail. `store.migrations` logs the one line a person wants: which migrations ran.
+    if settings.log_level != "DEBUG":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
