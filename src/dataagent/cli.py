@@ -18,7 +18,6 @@ from rich.console import Console
 from dataagent import __version__
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError
-from dataagent.sandbox.cli import app as sandbox_app
 
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -29,6 +28,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
 ontology_app = typer.Typer(no_args_is_help=True, help="Ontologies.")
 app.add_typer(ontology_app, name="ontology")
+sandbox_app = typer.Typer(help="The Python sandbox.", no_args_is_help=True)
 app.add_typer(sandbox_app, name="sandbox", help="The Python sandbox.")
 
 console = Console()
@@ -44,6 +44,10 @@ def _configure_logging(settings: Settings) -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Alembic narrates its set-up at INFO (plugins, "Context impl", DDL mode): debugging
+    # detail. `store.migrations` logs the one line a person wants: which migrations ran.
+    if settings.log_level != "DEBUG":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
@@ -231,6 +235,25 @@ async def _backfill(settings: Settings, force: bool) -> int:
         return await backfill_stale(context, force)
     finally:
         await context.aclose()
+
+
+@sandbox_app.command("serve")
+def sandbox_serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8765, help="Port to listen on."),
+    token: str | None = typer.Option(
+        None, envvar="DATAAGENT_SANDBOX_TOKEN", help="Require this bearer token on /execute."
+    ),
+) -> None:
+    """Serve the sandbox's `POST /execute` and `GET /health` with the local warm pool."""
+    import uvicorn
+
+    from dataagent.api.sandbox_service import create_app
+
+    settings = _settings()
+    if host not in ("127.0.0.1", "localhost", "::1") and not token:
+        typer.echo("warning: serving the sandbox beyond localhost without --token", err=True)
+    uvicorn.run(create_app(settings, token=token), host=host, port=port, log_level="info")
 
 
 def main() -> None:

@@ -15,6 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+import dataagent
+
+# The code this test imported, so the server runs it too (not another installed copy).
+SOURCE = str(Path(dataagent.__file__).resolve().parents[1])
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -29,6 +34,7 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
     port = _free_port()
     env = {
         "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": SOURCE,
         "HOME": str(tmp_path),
         "DATAAGENT_DATA_DIR": str(tmp_path / "data"),
         "DATAAGENT_PORT": str(port),
@@ -61,6 +67,7 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
             break
     try:
         assert email and password, "".join(output)
+        assert not [line for line in output if "alembic" in line.lower()], "".join(output)
         yield url, email, password, process
     finally:
         if process.poll() is None:
@@ -81,6 +88,8 @@ def test_demo_serves_and_the_printed_credentials_work(
         health = client.get("/api/health")
         assert health.status_code == 200
         assert health.json()["checks"]["database"] == "ok"
+        assert client.get("/healthz").json() == health.json()
+        assert "<title>Data Agent</title>" in client.get("/").text
 
         login = client.post("/api/auth/login", json={"email": email, "password": password})
         assert login.status_code == 200, login.text

@@ -41,6 +41,8 @@ def create_app(settings: Settings) -> FastAPI:
         await fail_interrupted_builds(context)
         # DuckDB queries run in children of a fork server; start it before the first one.
         await context.query_pool.run(None, isolation.warm_up)
+        # The sandbox's zygotes start in the background: seconds each, not worth waiting for.
+        context.sandbox.warm_up()
         yield
         await context.aclose()
 

@@ -23,6 +23,10 @@ class Sandbox(Protocol):
         """Run `code`; each table in `data` is a DataFrame variable of that name."""
         ...
 
+    def warm_up(self) -> None:
+        """Start getting ready in the background and return at once (called at app start)."""
+        ...
+
     async def aclose(self) -> None:
         """Release processes and connections."""
         ...

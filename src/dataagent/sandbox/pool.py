@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import tempfile
@@ -64,7 +63,7 @@ class LocalSandbox:
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._idle: list[Worker] = []
         self._alive = 0
-        self._spares: set[asyncio.Task[None]] = set()
+        self._spares: set[asyncio.Task[bool]] = set()
         self._closed = False
         self._warned_isolation = False
 
@@ -95,7 +94,7 @@ class LocalSandbox:
         return {"mode": self.mode, "idle": len(self._idle), "alive": self._alive}
 
     async def start(self) -> None:
-        """Warm the pool now instead of on the first execution."""
+        """Warm the whole pool and wait for it (`warm_up` does the same in the background)."""
         if not self.available:
             return
         while not self._closed and self._alive < self.pool_size:
@@ -106,6 +105,39 @@ class LocalSandbox:
                 self._alive -= 1
                 raise
             self._idle.append(worker)
+
+    def warm_up(self) -> None:
+        """Start the missing warm zygotes in the background and return at once.
+
+        The app calls this at start-up: a zygote takes seconds to import the analysis stack,
+        and start-up should not wait for it. Without bubblewrap it only logs why executions
+        will be refused.
+        """
+        if not self.available:
+            logger.warning(NO_BWRAP_MESSAGE)
+            return
+        if self._closed or self._alive >= self.pool_size:
+            return
+        started = time.monotonic()
+        pending = {self._start_spare() for _ in range(self.pool_size - self._alive)}
+        ready: list[bool] = []
+
+        def finished(task: asyncio.Task[bool]) -> None:
+            pending.discard(task)
+            ready.append(not task.cancelled() and task.exception() is None and task.result())
+            if not pending and any(ready) and not self._closed:
+                elapsed = time.monotonic() - started
+                count = sum(ready)
+                logger.info(
+                    "Python sandbox ready (%s): %d warm interpreter%s in %.1fs",
+                    self.mode,
+                    count,
+                    "" if count == 1 else "s",
+                    elapsed,
+                )
+
+        for task in pending:
+            task.add_done_callback(finished)
 
     async def execute(
         self,
@@ -163,11 +195,10 @@ class LocalSandbox:
     async def aclose(self) -> None:
         """Stop every zygote and background start; the pool cannot be used afterwards."""
         self._closed = True
-        for task in list(self._spares):
+        spares = list(self._spares)
+        for task in spares:
             task.cancel()
-        for task in list(self._spares):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*spares, return_exceptions=True)  # failures are logged already
         workers, self._idle = self._idle, []
         await asyncio.gather(*(worker.close() for worker in workers))
         self._alive -= len(workers)
@@ -236,27 +267,40 @@ class LocalSandbox:
         self._alive -= 1
         await worker.kill()
         if not self._closed and self._alive < self.pool_size:
-            self._alive += 1
-            task = asyncio.create_task(self._spare())
-            self._spares.add(task)
-            task.add_done_callback(self._spares.discard)
+            self._start_spare()
 
-    async def _spare(self) -> None:
-        """Start a replacement zygote in the background."""
+    def _start_spare(self) -> asyncio.Task[bool]:
+        """Start a zygote in the background; it counts as alive from now until it fails."""
+        self._alive += 1
+        task = asyncio.create_task(self._spare())
+        self._spares.add(task)
+        task.add_done_callback(self._spare_done)
+        return task
+
+    def _spare_done(self, task: asyncio.Task[bool]) -> None:
+        # A callback, not an `except` in `_spare`: a task cancelled before it ran never
+        # enters its body, and must stop counting all the same.
+        self._spares.discard(task)
+        if task.cancelled():
+            self._alive -= 1
+        elif (exc := task.exception()) is not None:
+            self._alive -= 1
+            logger.error("a sandbox failed to start", exc_info=exc)
+        elif not task.result():
+            self._alive -= 1
+
+    async def _spare(self) -> bool:
+        """Start one zygote and put it in the pool; False when it failed or came too late."""
         try:
             worker = await self._spawn()
         except WorkerError as exc:
-            self._alive -= 1
-            logger.error("sandbox replacement failed: %s", exc)
-            return
-        except BaseException:
-            self._alive -= 1
-            raise
+            logger.error("a sandbox failed to start: %s", exc)
+            return False
         if self._closed:
-            self._alive -= 1
             await worker.close()
-        else:
-            self._idle.append(worker)
+            return False
+        self._idle.append(worker)
+        return True
 
 
 def _memfd(content: bytes) -> int:

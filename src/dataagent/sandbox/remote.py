@@ -76,6 +76,9 @@ class RemoteSandbox:
                 f"The sandbox service refused the request: {message or response.status_code}"
             )
 
+    def warm_up(self) -> None:
+        """Nothing to do: the service keeps its own warm pool."""
+
     async def health(self) -> bool:
         """True when the service answers its health check."""
         try:

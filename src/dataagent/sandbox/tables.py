@@ -28,19 +28,39 @@ def check_table_name(name: str) -> str:
     return name
 
 
+# What pyarrow raises for a frame it cannot convert: mixed types, integers past 64 bits, ...
+_UNCONVERTIBLE = (pa.ArrowException, ValueError, TypeError, OverflowError)
+
+
 def encode_frame(frame: pd.DataFrame) -> bytes:
     """One DataFrame as an Arrow IPC stream (mixed-type object columns become strings)."""
+    if frame.columns.has_duplicates:
+        duplicated = sorted({str(name) for name in frame.columns[frame.columns.duplicated()]})
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            f"A table for the sandbox has duplicate column names: {', '.join(duplicated)}.",
+        )
     try:
         table = pa.Table.from_pandas(frame)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-        loose = frame.copy()
-        for column in loose.select_dtypes(include="object").columns:
-            loose[column] = loose[column].map(lambda item: None if item is None else str(item))
-        table = pa.Table.from_pandas(loose)
+    except _UNCONVERTIBLE:
+        table = _loose_table(frame)
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
     return sink.getvalue().to_pybytes()
+
+
+def _loose_table(frame: pd.DataFrame) -> pa.Table:
+    """The frame with its object columns as strings; refused when even that fails."""
+    loose = frame.copy()
+    for column in loose.select_dtypes(include="object").columns:
+        loose[column] = loose[column].map(lambda item: None if item is None else str(item))
+    try:
+        return pa.Table.from_pandas(loose)
+    except _UNCONVERTIBLE as exc:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR, f"A table cannot be passed to the sandbox: {exc}"
+        ) from exc
 
 
 def decode_frame(data: bytes) -> pd.DataFrame:

@@ -58,15 +58,25 @@ class Worker:
         pass_fds: tuple[int, ...] = (),
     ) -> Worker:
         """Start a zygote and wait until it has preloaded the stack."""
-        process = await asyncio.create_subprocess_exec(
-            *command,
-            pass_fds=pass_fds,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-            start_new_session=True,
+        creating = asyncio.ensure_future(
+            asyncio.create_subprocess_exec(
+                *command,
+                pass_fds=pass_fds,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
         )
+        # Cancelled half-way, process creation kills bubblewrap at once, which was seen to
+        # leave its sandboxed child behind holding our pipes (and `kill` waiting forever).
+        # So a cancelled start lets the creation finish and then kills the whole sandbox.
+        try:
+            process = await asyncio.shield(creating)
+        except asyncio.CancelledError:
+            await _terminate(await creating)
+            raise
         tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         stderr_task = asyncio.create_task(_collect_stderr(process, tail))
         try:
@@ -138,10 +148,16 @@ async def _collect_stderr(process: asyncio.subprocess.Process, tail: deque[str])
 
 async def _terminate(process: asyncio.subprocess.Process) -> None:
     if process.returncode is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        # The process leads its own group (start_new_session), so this kills it too. Not
+        # also `process.kill()`: it polls first, and reaping the child there takes it from
+        # asyncio's child watcher ("Unknown child process pid N").
+        try:
             os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
     if process.stdin is not None and not process.stdin.is_closing():
         process.stdin.close()
     await process.wait()

@@ -9,6 +9,7 @@ from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
 from dataagent.ontology.retrieval import DatasetIndex
+from dataagent.sandbox import Sandbox, sandbox_from_settings
 from dataagent.services.builds import BuildTasks
 from dataagent.services.index_cache import IndexCache
 from dataagent.sources.credentials import CredentialCipher
@@ -18,7 +19,7 @@ from dataagent.store.database import Database
 
 @dataclass
 class AppContext:
-    """Settings, the app database, the credential cipher, the query pool and friends.
+    """Settings, the app database, the credential cipher, the query pool, the sandbox, ...
 
     The API makes one per app (on `app.state.context`); the command line and the demo set-up
     make their own. `aclose` releases what it holds.
@@ -30,6 +31,8 @@ class AppContext:
     secret_key: str
     query_pool: QueryPool
     login_limiter: LoginLimiter
+    # Refuses executions (not start-up) when bubblewrap is missing and unsafe mode is off.
+    sandbox: Sandbox
     builds: BuildTasks = field(default_factory=BuildTasks)
     search_indexes: IndexCache[DatasetIndex] = field(default_factory=IndexCache)
 
@@ -45,6 +48,7 @@ class AppContext:
             secret_key=secret_key,
             query_pool=QueryPool(settings.query_max_concurrency, settings.query_max_per_user),
             login_limiter=LoginLimiter.from_settings(settings),
+            sandbox=sandbox_from_settings(settings),
         )
 
     @functools.cached_property
@@ -53,7 +57,8 @@ class AppContext:
         return provider_from_settings(self.settings)
 
     async def aclose(self) -> None:
-        """Stop the builds still running, the query pool and the app database's engine."""
+        """Stop the builds still running, the sandbox, the query pool and the app database."""
         await self.builds.cancel_all()
+        await self.sandbox.aclose()
         self.query_pool.shutdown()
         await self.database.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from alembic import command
@@ -14,6 +15,8 @@ from dataagent.store.database import sync_url
 
 SCRIPT_LOCATION = Path(__file__).parent / "alembic"
 
+log = logging.getLogger(__name__)
+
 
 def alembic_config(url: str) -> Config:
     """An Alembic config pointing at our scripts and the given database."""
@@ -25,8 +28,20 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    """Apply migrations up to `revision`."""
-    command.upgrade(alembic_config(url), revision)
+    """Apply migrations up to `revision`; logs one line naming those that ran, if any."""
+    config = alembic_config(url)
+    before = current_revision(url)
+    command.upgrade(config, revision)
+    after = current_revision(url)
+    if after == before:
+        return
+    script = ScriptDirectory.from_config(config)
+    applied = [rev.revision for rev in script.iterate_revisions(after, before)][::-1]
+    log.info(
+        "Migrated the app database: applied %s; now at revision %s",
+        ", ".join(applied),
+        after,
+    )
 
 
 def downgrade(url: str, revision: str = "base") -> None:

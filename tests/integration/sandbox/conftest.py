@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -21,6 +23,24 @@ def require_bwrap() -> None:
         if os.environ.get("DATAAGENT_REQUIRE_SERVICES") == "1":
             pytest.fail("bubblewrap is required here but not installed")
         pytest.skip("bubblewrap not installed")
+
+
+def bwrap_children() -> list[int]:
+    """Our live child processes that are bubblewrap (each one a sandbox zygote)."""
+    children: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # threads come and go (child watchers)
+            children += [int(pid) for pid in (task / "children").read_text().split()]
+    found = []
+    for pid in children:
+        try:
+            argv0 = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")[0]
+            state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            continue
+        if os.path.basename(argv0) == b"bwrap" and state not in ("Z", "X"):
+            found.append(pid)
+    return found
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -10,6 +10,7 @@ import logging
 import matplotlib.image
 import pandas as pd
 import pytest
+from tests.integration.sandbox.conftest import bwrap_children, require_bwrap
 
 from dataagent.config import Settings
 from dataagent.errors import ErrorCode
@@ -148,3 +149,41 @@ async def test_unsafe_mode_runs_and_warns(
         assert sum("WITHOUT a sandbox" in record.message for record in caplog.records) == 2
     finally:
         await sandbox.aclose()
+
+
+async def test_warm_up_fills_the_pool_in_the_background(caplog: pytest.LogCaptureFixture) -> None:
+    require_bwrap()
+    caplog.set_level(logging.INFO, logger="dataagent.sandbox")
+    before = set(bwrap_children())  # the module's shared pool
+    sandbox = LocalSandbox(pool_size=2, max_concurrency=1)
+    try:
+        sandbox.warm_up()  # returns at once: the zygotes take seconds to import the stack
+        assert sandbox.status() == {"mode": "bwrap", "idle": 0, "alive": 2}
+        sandbox.warm_up()  # already under way: starts nothing more
+        assert sandbox.status()["alive"] == 2
+        for _ in range(1800):
+            if sandbox.status()["idle"] == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert sandbox.status() == {"mode": "bwrap", "idle": 2, "alive": 2}
+        await asyncio.sleep(0)  # the last start's done-callback writes the line
+        ready = [r.message for r in caplog.records if "sandbox ready" in r.message]
+        assert len(ready) == 1 and "(bwrap): 2 warm interpreters in" in ready[0]
+        assert (await sandbox.execute("print('warm')")).stdout == "warm\n"
+    finally:
+        await sandbox.aclose()
+    assert sandbox.status()["alive"] == 0 and set(bwrap_children()) <= before
+
+
+async def test_closing_while_zygotes_start_leaves_nothing_behind() -> None:
+    # Closed at once, a start is cancelled while the process is being created; later, while
+    # the zygote imports. Neither may leave a process, hang, or miscount the pool.
+    require_bwrap()
+    before = set(bwrap_children())  # the module's shared pool
+    for delay in (0.0, 0.0, 0.001, 0.01, 0.5):
+        sandbox = LocalSandbox(pool_size=2)
+        sandbox.warm_up()
+        await asyncio.sleep(delay)
+        await asyncio.wait_for(sandbox.aclose(), 30)
+        assert sandbox.status()["alive"] == 0
+        assert set(bwrap_children()) <= before

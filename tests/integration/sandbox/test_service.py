@@ -6,12 +6,13 @@ import base64
 
 import httpx
 import pandas as pd
+import pyarrow as pa
 import pytest
 
+from dataagent.api.sandbox_service import create_app
 from dataagent.config import Settings
 from dataagent.errors import ErrorCode
 from dataagent.sandbox import LocalSandbox, RemoteSandbox
-from dataagent.sandbox.service import create_app
 from dataagent.sandbox.tables import encode_frame
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.asyncio(loop_scope="module")]
@@ -36,6 +37,89 @@ async def test_execute_and_health_over_http(sandbox: LocalSandbox) -> None:
         assert slow.status_code == 408 and slow.json()["error"]["code"] == "RUNNER_TIMEOUT"
         bad = await client.post("/execute", json={"code": "1", "data": {"import": {"records": []}}})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "VALIDATION_ERROR"
+
+
+async def test_seed_shape_a_list_of_records_per_table(sandbox: LocalSandbox) -> None:
+    app = create_app(Settings(), sandbox=sandbox)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as client:
+        body = {
+            "code": "out = df.assign(total=df.col1 + df.col2)\nset_result(out)",
+            "data": {"df": [{"col1": 1, "col2": 2}, {"col1": 3, "col2": 4}]},
+        }
+        response = await client.post("/execute", json=body)
+    assert response.status_code == 200, response.text
+    value = response.json()["value"]
+    assert value["columns"] == ["col1", "col2", "total"]
+    assert value["data"] == [[1, 2, 3], [3, 4, 7]]
+
+
+def _duplicate_columns() -> str:
+    table = pa.table([pa.array([1]), pa.array([2])], names=["a", "a"])
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return base64.b64encode(sink.getvalue().to_pybytes()).decode()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [{"col1": 1}],  # a list where the tables go
+        {"df": 5},
+        {"df": "col1,col2\n1,2"},
+        {"df": [1, 2]},
+        {"df": [{"col1": 1}, None]},
+        {"df": {}},
+        {"df": {"rows": [{"col1": 1}]}},
+        {"df": {"records": [{"col1": 1}], "arrow": ""}},
+        {"df": {"records": {"col1": 1}}},
+        {"df": {"arrow": 5}},
+        {"df": {"arrow": "not base64!"}},
+        {"df": {"arrow": base64.b64encode(b"not arrow").decode()}},
+        {"df": {"arrow": _duplicate_columns()}},
+        {"import": [{"col1": 1}]},
+        {"pd": {"records": []}},
+    ],
+    ids=[
+        "tables-not-an-object", "a-number", "a-string", "rows-not-objects", "a-null-row",
+        "empty-object", "unknown-key", "two-shapes", "records-not-a-list", "arrow-not-a-string",
+        "bad-base64", "not-arrow", "duplicate-columns", "keyword-name", "reserved-name",
+    ],
+)  # fmt: skip
+async def test_malformed_data_is_refused_with_400(sandbox: LocalSandbox, data: object) -> None:
+    app = create_app(Settings(), sandbox=sandbox)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as client:
+        response = await client.post("/execute", json={"code": "print(1)", "data": data})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR" and error["message"]
+
+
+async def test_body_that_is_not_json_is_refused_with_400(sandbox: LocalSandbox) -> None:
+    app = create_app(Settings(), sandbox=sandbox)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as client:
+        headers = {"content-type": "application/json"}
+        response = await client.post("/execute", content=b'{"code": ', headers=headers)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+
+
+async def test_openapi_declares_the_three_table_shapes() -> None:
+    schema = create_app(Settings(), sandbox=LocalSandbox(pool_size=0)).openapi()
+    data = schema["components"]["schemas"]["ExecuteRequest"]["properties"]["data"]
+    table = next(form for form in data["anyOf"] if form.get("type") == "object")
+    shapes = table["additionalProperties"]["oneOf"]
+    assert shapes[0]["type"] == "array" and shapes[0]["items"]["type"] == "object"
+    assert [shape.get("$ref") for shape in shapes[1:]] == [
+        "#/components/schemas/RecordsTable",
+        "#/components/schemas/ArrowTable",
+    ]
+    components = schema["components"]["schemas"]
+    assert components["RecordsTable"]["required"] == ["records"]
+    assert components["ArrowTable"]["required"] == ["arrow"]
 
 
 async def test_token_is_required_when_set(sandbox: LocalSandbox) -> None:

@@ -42,6 +42,18 @@ def test_mixed_object_columns_become_strings() -> None:
     assert decode_frame(encode_frame(frame))["mixed"].tolist() == ["1", "two", "3.0"]
 
 
+def test_integers_past_64_bits_become_strings() -> None:
+    frame = pd.DataFrame.from_records([{"big": 10**30}, {"big": 1}])
+    assert decode_frame(encode_frame(frame))["big"].tolist() == [str(10**30), "1"]
+
+
+def test_duplicate_column_names_are_refused() -> None:
+    frame = pd.DataFrame([[1, 2]], columns=["a", "a"])
+    with pytest.raises(DataAgentError) as error:
+        encode_frame(frame)
+    assert error.value.code == ErrorCode.VALIDATION_ERROR and "duplicate" in error.value.message
+
+
 def test_non_frames_are_refused() -> None:
     with pytest.raises(DataAgentError):
         encode_tables({"df": [1, 2, 3]})  # type: ignore[dict-item]
