@@ -63,7 +63,8 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
             email = match.group(1)
         if match := re.search(r"Password \(shown once\): (\S+)", line):
             password = match.group(1)
-        if "Uvicorn running" in line or "Application startup complete" in line:
+        # Logged once the socket listens ("Application startup complete" comes before).
+        if "Uvicorn running" in line:
             break
     try:
         assert email and password, "".join(output)
