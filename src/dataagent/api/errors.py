@@ -79,7 +79,10 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     if exc.status_code == 404:
         message = "Not found."
     if exc.status_code == 405:
-        headers["Allow"] = ", ".join(_allowed_methods(request))
+        # Paths outside the OpenAPI document (`/`, `/docs`) keep Starlette's own answer.
+        methods = _allowed_methods(request)
+        if methods:
+            headers["Allow"] = ", ".join(methods)
     # Keep the headers HTTP requires with some statuses (e.g. `Allow` with a 405).
     return error_response(code, message, exc.status_code, headers=headers or None)
 
