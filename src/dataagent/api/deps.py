@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
-from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
 from dataagent.store.models import User
@@ -29,18 +28,12 @@ def get_context(request: Request) -> AppContext:
 ContextDep = Annotated[AppContext, Depends(get_context)]
 
 
-def get_settings(context: ContextDep) -> Settings:
-    """The settings the app was created with."""
-    return context.settings
-
-
 async def get_session(context: ContextDep) -> AsyncIterator[AsyncSession]:
     """One app-database session per request, closed afterwards."""
     async with context.database.session() as session:
         yield session
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 

@@ -142,9 +142,7 @@ async def build_ontology(
             ontology.status = "ready"
             ontology.error = None
             await session.commit()
-        except asyncio.CancelledError:
-            raise  # shutdown: the next start marks it interrupted
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation (shutdown): the next start marks that
             await session.rollback()
             log.warning("ontology %s failed to build: %s", ontology_id, exc)
             ontology = await session.get(Ontology, ontology_id)

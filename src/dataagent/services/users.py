@@ -7,7 +7,6 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -17,7 +16,7 @@ from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
 from dataagent.store import audit, users
 from dataagent.store.models import User
-from dataagent.vocabulary import Role
+from dataagent.vocabulary import ROLES, Role
 
 # No whitespace anywhere (the characters str.strip removes, spelled out: regex engines in
 # Python, Rust and JSON Schema disagree on what \\s means), one @, a dot after it.
@@ -54,12 +53,11 @@ def check_password(password: str) -> None:
 
 def check_role(role: str) -> Role:
     """The role, or a validation error naming the allowed ones."""
-    allowed: tuple[Role, ...] = get_args(Role)
-    for known in allowed:
+    for known in ROLES:
         if role == known:
             return known
     raise DataAgentError(
-        ErrorCode.VALIDATION_ERROR, f"Unknown role {role!r}; use one of: {', '.join(allowed)}."
+        ErrorCode.VALIDATION_ERROR, f"Unknown role {role!r}; use one of: {', '.join(ROLES)}."
     )
 
 

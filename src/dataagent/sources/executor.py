@@ -108,7 +108,7 @@ def _run(
                 **record,
             )
 
-        result = session.stream(record["executed_sql"], capped)
+        result = session.stream(record["executed_sql"], capped, max_chars=max_cell_chars)
     result.execution_ms = _ms_since(ran)
     return result
 

@@ -354,10 +354,6 @@ def introspect_duckdb(
 # --- row counts and sample values ----------------------------------------------------------------
 
 
-def _quote(dialect: str, name: str) -> str:
-    return quote_identifier(name, dialect)
-
-
 def _table_ref(dialect: str, table: TableInfo) -> str:
     return qualified_name((table.schema_name, table.name), dialect)
 
@@ -409,7 +405,7 @@ def _fill_counts_and_samples(
     limit = options.sample_max_distinct + 1
     branches = []
     for i, (table, column) in enumerate(targets):
-        col = _quote(dialect, column.name)
+        col = quote_identifier(column.name, dialect)
         branches.append(
             f"SELECT {i} AS k, v FROM (SELECT DISTINCT CAST({col} AS {_TEXT_CAST[dialect]}) AS v "  # noqa: S608
             f"FROM (SELECT {col} FROM {_table_ref(dialect, table)} "

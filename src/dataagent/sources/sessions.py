@@ -10,6 +10,7 @@ SUPER) are refused unless the caller allows them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -54,9 +55,8 @@ Consumer = Callable[[list[str], Iterator[Row]], T]
 # Memory an embedded engine may use (DuckDB memory_limit; SQLite's process-wide heap limit).
 DEFAULT_MEMORY_MB = 512
 DUCKDB_THREADS = 2
-# Characters of one text value read from a server before the rest is dropped: the result
-# keeps far fewer (the executor's cell cap), so longer text is never decoded in full.
-TEXT_READ_CHARS = 8192
+# Bytes of a bytea value a server sends: results show only its size, exact up to this.
+BYTEA_READ_BYTES = 1 << 20
 # SQLite: how many virtual-machine steps between two looks at the clock.
 SQLITE_PROGRESS_STEPS = 1000
 # PRAGMAs that only read the schema, allowed when a session is opened for introspection.
@@ -112,17 +112,26 @@ class ReadOnlySession(ABC):
         self.timeout_s = timeout_s
         self.secrets = list(secrets)
 
-    def stream(self, sql: str, consume: Consumer[T], *, params: Sequence[Any] | None = None) -> T:
+    def stream(
+        self,
+        sql: str,
+        consume: Consumer[T],
+        *,
+        params: Sequence[Any] | None = None,
+        max_chars: int | None = None,
+    ) -> T:
         """Run one statement and hand its columns and rows, fetched one by one, to `consume`.
 
         The time limit covers the fetching too. Rows `consume` does not read are never
-        fetched: the statement is stopped when it returns.
+        fetched: the statement is stopped when it returns. With `max_chars` (the caller's
+        cell cap), a text value longer than that may arrive cut to `max_chars + 1`
+        characters (still longer than the cap, so the cut is seen), never whole.
         """
         started = time.monotonic()
         watchdog = Watchdog(self.timeout_s + self.watchdog_grace_s, self._interrupt)
         try:
             with watchdog:
-                result = self._run(sql, params, consume)
+                result = self._run(sql, params, consume, max_chars)
         except DRIVER_ERRORS as exc:
             timed_out = watchdog.fired or time.monotonic() - started >= self.timeout_s
             raise query_error(exc, self.dialect, self.secrets, timed_out=timed_out) from None
@@ -142,7 +151,13 @@ class ReadOnlySession(ABC):
         return self.stream(sql, take, params=params)
 
     @abstractmethod
-    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+    def _run(
+        self,
+        sql: str,
+        params: Sequence[Any] | None,
+        consume: Consumer[T],
+        max_chars: int | None,
+    ) -> T:
         """Execute one statement and pass its columns and a lazy row iterator to `consume`."""
 
     @abstractmethod
@@ -160,43 +175,39 @@ class ReadOnlySession(ABC):
         """Roll back and close the connection."""
 
 
-class _CappedTextLoader(Loader):
-    """Text as str, decoding at most TEXT_READ_CHARS characters of it."""
+@functools.cache
+def _capped_loaders(max_chars: int) -> tuple[tuple[str, type[Loader]], ...]:
+    """psycopg loaders that never decode more of a value than a cell can show."""
+    keep = max_chars + 1  # one character over the cap: the cell cap sees, and counts, the cut
 
-    def load(self, data: Buffer) -> str:
-        return _capped_text(data)
+    def capped_text(data: Buffer) -> str:
+        # Four bytes cover any UTF-8 character.
+        return bytes(data[: keep * 4]).decode("utf-8", "replace")[:keep]
 
+    class CappedText(Loader):
+        def load(self, data: Buffer) -> str:
+            return capped_text(data)
 
-class _CappedJsonLoader(Loader):
-    """JSON parsed when short; longer documents stay (capped) text for the cell cap to cut."""
+    class CappedJson(Loader):
+        # JSON parsed when short; longer documents stay (capped) text for the cell cap.
+        def load(self, data: Buffer) -> Any:
+            return json.loads(bytes(data)) if len(data) <= keep else capped_text(data)
 
-    def load(self, data: Buffer) -> Any:
-        if len(data) <= TEXT_READ_CHARS:
-            return json.loads(bytes(data))
-        return _capped_text(data)
+    class ByteaSize(Loader):
+        # The placeholder results show, without decoding the bytes.
+        def load(self, data: Buffer) -> str:
+            size = len(data)
+            if bytes(data[:2]) == b"\\x":  # hex output: two characters per byte
+                size = (size - 2) // 2
+            if size >= BYTEA_READ_BYTES:
+                return f"<binary: more than {BYTEA_READ_BYTES} bytes>"
+            return f"<binary: {size} bytes>"
 
-
-class _ByteaSizeLoader(Loader):
-    """bytea as the placeholder results show, without decoding the bytes."""
-
-    def load(self, data: Buffer) -> str:
-        size = len(data)
-        if bytes(data[:2]) == b"\\x":  # hex output: two characters per byte
-            size = (size - 2) // 2
-        return f"<binary: {size} bytes>"
-
-
-def _capped_text(data: Buffer) -> str:
-    # Four bytes cover any UTF-8 character; one character over the cap marks the cut.
-    head = bytes(data[: TEXT_READ_CHARS * 4 + 4])
-    return head.decode("utf-8", "replace")[: TEXT_READ_CHARS + 1]
-
-
-_PG_CAPPED_LOADERS: tuple[tuple[str, type[Loader]], ...] = (
-    *((name, _CappedTextLoader) for name in ("text", "varchar", "bpchar", "name", "xml")),
-    *((name, _CappedJsonLoader) for name in ("json", "jsonb")),
-    ("bytea", _ByteaSizeLoader),
-)
+    return (
+        *((name, CappedText) for name in ("text", "varchar", "bpchar", "name", "xml")),
+        *((name, CappedJson) for name in ("json", "jsonb")),
+        ("bytea", ByteaSize),
+    )
 
 
 # How a long value of each type is cut on the server (see PostgresSession._capped_statement).
@@ -211,7 +222,7 @@ _PG_CAPPED_OIDS: dict[int, pgsql.SQL] = {
         for oid, name in ((114, "json"), (3802, "jsonb"))
     },
     17: pgsql.SQL(  # bytea
-        "CASE WHEN octet_length({value}) > {limit} THEN substr({value}, 1, {limit})"
+        "CASE WHEN octet_length({value}) > {bytes} THEN substr({value}, 1, {bytes})"
         " ELSE {value} END"
     ),
 }
@@ -293,12 +304,19 @@ class PostgresSession(ReadOnlySession):
                     path = pgsql.SQL(", ").join(pgsql.Identifier(str(n)) for n in schemas)
                     cur.execute(pgsql.SQL("SET LOCAL search_path = {}").format(path))
 
-    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
-        if not params:
-            sql = self._capped_statement(sql)
+    def _run(
+        self,
+        sql: str,
+        params: Sequence[Any] | None,
+        consume: Consumer[T],
+        max_chars: int | None,
+    ) -> T:
+        if max_chars is not None and not params:
+            sql = self._capped_statement(sql, max_chars + 1)
         with self._conn.cursor() as cur:
-            for type_name, loader in _PG_CAPPED_LOADERS:
-                cur.adapters.register_loader(type_name, loader)
+            if max_chars is not None:
+                for type_name, loader in _capped_loaders(max_chars):
+                    cur.adapters.register_loader(type_name, loader)
             # stream() always uses the extended protocol (Parse/Bind/Execute), which cannot
             # carry a second statement, and receives rows one at a time (single-row mode);
             # leaving it early cancels the statement and drops what is still in flight.
@@ -311,8 +329,9 @@ class PostgresSession(ReadOnlySession):
             finally:
                 rows.close()
 
-    def _capped_statement(self, sql: str) -> str:
-        """The statement with long text, JSON and bytea values cut by the server.
+    def _capped_statement(self, sql: str, keep_chars: int) -> str:
+        """The statement with long text and JSON cut to `keep_chars`, bytea to
+        BYTEA_READ_BYTES, by the server.
 
         A PostgreSQL value may be up to 1 GB and the client receives a row whole, so values
         are cut before they are sent: the statement is parsed and described (not run) to
@@ -330,12 +349,13 @@ class PostgresSession(ReadOnlySession):
             (described.fname(i) or b"?column?").decode(self._conn.info.encoding, "replace")
             for i in range(described.nfields)
         ]
-        limit = pgsql.Literal(TEXT_READ_CHARS)
+        limit = pgsql.Literal(keep_chars)
+        byte_limit = pgsql.Literal(BYTEA_READ_BYTES)
         columns = []
         for i, oid in enumerate(oids):
             value = pgsql.SQL("{}.{}").format(pgsql.Identifier("_da_c"), pgsql.Identifier(f"c{i}"))
             template = _PG_CAPPED_OIDS.get(oid, pgsql.SQL("{value}"))
-            expression = template.format(value=value, limit=limit)
+            expression = template.format(value=value, limit=limit, bytes=byte_limit)
             columns.append(pgsql.SQL("{} AS {}").format(expression, pgsql.Identifier(names[i])))
         wrapped = pgsql.SQL("SELECT {} FROM ({}) AS {}({})").format(
             pgsql.SQL(", ").join(columns),
@@ -415,7 +435,13 @@ class MySQLSession(ReadOnlySession):
             cur.execute("SET SESSION innodb_lock_wait_timeout = %s", (wait_s,))
             cur.execute("START TRANSACTION READ ONLY")
 
-    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+    def _run(
+        self,
+        sql: str,
+        params: Sequence[Any] | None,
+        consume: Consumer[T],
+        max_chars: int | None,
+    ) -> T:
         # An unbuffered cursor reads rows off the socket as they are asked for. Stopping
         # early leaves the rest unread, so the connection is then closed, never reused.
         cur = self._conn.cursor(pymysql.cursors.SSCursor)
@@ -523,7 +549,13 @@ class SQLiteSession(ReadOnlySession):
     def _past_deadline(self) -> int:
         return 1 if time.monotonic() > self._deadline else 0
 
-    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+    def _run(
+        self,
+        sql: str,
+        params: Sequence[Any] | None,
+        consume: Consumer[T],
+        max_chars: int | None,
+    ) -> T:
         self._deadline = time.monotonic() + self.timeout_s
         # Python's sqlite3 refuses a string holding more than one statement; its cursor
         # steps the statement one row at a time as it is iterated.
@@ -577,7 +609,13 @@ class DuckDBSession(ReadOnlySession):
             self._conn.close()
             raise
 
-    def _run(self, sql: str, params: Sequence[Any] | None, consume: Consumer[T]) -> T:
+    def _run(
+        self,
+        sql: str,
+        params: Sequence[Any] | None,
+        consume: Consumer[T],
+        max_chars: int | None,
+    ) -> T:
         # DuckDB's execute() would run every statement in the string: split it with DuckDB's
         # own parser and send exactly one, and only a SELECT.
         statements = self._conn.extract_statements(sql)

@@ -140,6 +140,20 @@ def test_postgres_json(postgresql_spec: ConnectionSpec) -> None:
     assert result.rows == [[{"k": 1}]]
 
 
+def test_postgres_cuts_long_values_at_the_cell_cap_not_before(
+    postgresql_spec: ConnectionSpec,
+) -> None:
+    """The server cuts text one character past the caller's cap: the cut is seen and counted."""
+    sql = (
+        "SELECT repeat('a', 15000) AS fits, repeat('b', 30000) AS cut,"
+        " decode(repeat('ff', 3000), 'hex') AS blob"
+    )
+    result = execute_query(postgresql_spec, sql, max_cell_chars=20_000, policy=LOCAL)
+    fits, cut, blob = result.rows[0]
+    assert (len(fits), len(cut), result.cells_cut) == (15_000, 20_000, 1)
+    assert blob == "<binary: 3000 bytes>"
+
+
 def test_an_allowed_superuser_drops_to_read_all_data(postgres_db: str) -> None:
     admin = ConnectionSpec(dialect="postgresql", url=postgres_db)  # type: ignore[arg-type]
     allowed = AccessPolicy(allow_privileged=True)
