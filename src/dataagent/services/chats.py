@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.semantic.model import SemanticModel
-from dataagent.services.connections import QueryTarget, resolve_target
+from dataagent.services.connections import QueryTarget, ontology_target
 from dataagent.services.context import AppContext
 from dataagent.services.ontologies import ready_model, require_ready
 from dataagent.store import audit, chats, ontologies
@@ -37,7 +37,7 @@ async def load_chat_context(
     chat = await chats.get_chat(session, owner_id, chat_id)
     ontology = await ontologies.get_owned_ontology(session, owner_id, chat.ontology_id)
     model = ready_model(ontology)
-    target = await resolve_target(ctx, session, owner_id, None, ontology.id)
+    target = await ontology_target(ctx, session, owner_id, ontology)
     return ChatContext(chat, ontology, model, target)
 
 

@@ -8,7 +8,7 @@ whether privileged accounts are allowed). The demo set-up obeys it like everyone
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,8 @@ from dataagent.services.ontologies import ready_model
 from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionCheck, ConnectionSpec, check_access
 from dataagent.sources.engines import test_connection as check_connection
-from dataagent.store import connections, ontologies
-from dataagent.store.models import Connection, SemanticModelRecord
+from dataagent.store import connections, ontologies, semantic_models
+from dataagent.store.models import Connection, Ontology
 from dataagent.vocabulary import MANAGED_CONNECTION_KINDS, ConnectionKind
 
 
@@ -191,6 +191,24 @@ def connection_target(ctx: AppContext, connection: Connection) -> QueryTarget:
     return QueryTarget(spec, policy, connection.id)
 
 
+async def ontology_target(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology: Ontology
+) -> QueryTarget:
+    """Where a ready ontology's queries run: its semantic model's connection, limited to the
+    ontology's datasets, ownership checked at each step."""
+    allowed = [d.source for d in ready_model(ontology).datasets]
+    connection_id = (
+        await semantic_models.connection_of(session, owner_id, ontology.semantic_model_id)
+        if ontology.semantic_model_id
+        else None
+    )
+    if connection_id is None:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The ontology has no connection to query.")
+    connection = await connections.get_connection(session, owner_id, connection_id)
+    target = connection_target(ctx, connection)
+    return replace(target, ontology_id=ontology.id, allowed_tables=allowed)
+
+
 async def resolve_target(
     ctx: AppContext,
     session: AsyncSession,
@@ -198,27 +216,11 @@ async def resolve_target(
     connection_id: uuid.UUID | None,
     ontology_id: uuid.UUID | None,
 ) -> QueryTarget:
-    """Where a query runs: a connection, or an ontology's connection limited to its datasets.
-
-    Follows ontology -> semantic model -> connection, checking ownership at each step.
-    """
-    allowed: list[str] | None = None
+    """Where a query runs: a connection, or an ontology's connection limited to its datasets."""
     if ontology_id is not None:
         ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-        model = ready_model(ontology)
-        allowed = [d.source for d in model.datasets]
-        record = (
-            await session.get(SemanticModelRecord, ontology.semantic_model_id)
-            if ontology.semantic_model_id
-            else None
-        )
-        if record is None or record.connection_id is None or record.owner_id != owner_id:
-            raise DataAgentError(
-                ErrorCode.VALIDATION_ERROR, "The ontology has no connection to query."
-            )
-        connection_id = record.connection_id
+        return await ontology_target(ctx, session, owner_id, ontology)
     if connection_id is None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "Give a connection or an ontology.")
     connection = await connections.get_connection(session, owner_id, connection_id)
-    target = connection_target(ctx, connection)
-    return QueryTarget(target.spec, target.policy, connection.id, ontology_id, allowed)
+    return connection_target(ctx, connection)

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.errors import DataAgentError
 from dataagent.semantic.compiler import CompiledQuery, compile_plan
 from dataagent.semantic.plan import QueryPlan
-from dataagent.services.connections import QueryTarget, resolve_target
+from dataagent.services.connections import QueryTarget, ontology_target, resolve_target
 from dataagent.services.context import AppContext
 from dataagent.services.ontologies import ready_model
 from dataagent.sources.executor import execute_query
@@ -132,7 +132,7 @@ async def compile_and_run(
     compiled = compile_plan(plan, model, model.dialect)
     if not execute:
         return CompiledPlan(compiled)
-    target = await resolve_target(ctx, session, owner_id, None, ontology.id)
+    target = await ontology_target(ctx, session, owner_id, ontology)
     run = await run_and_record(
         ctx,
         session,

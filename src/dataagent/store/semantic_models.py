@@ -60,6 +60,18 @@ async def get_semantic_model(
     return await get_owned(session, SemanticModelRecord, owner_id, model_id, "Semantic model")
 
 
+async def connection_of(
+    session: AsyncSession, owner_id: uuid.UUID, model_id: uuid.UUID
+) -> uuid.UUID | None:
+    """The connection the owner's semantic model reads from; None when it has none or is not
+    theirs. Reads that one column, not the model's YAML."""
+    return await session.scalar(
+        select(SemanticModelRecord.connection_id).where(
+            SemanticModelRecord.id == model_id, SemanticModelRecord.owner_id == owner_id
+        )
+    )
+
+
 async def delete_semantic_model(session: AsyncSession, record: SemanticModelRecord) -> None:
     """Delete a semantic model (with its audit event)."""
     audit.record(session, record.owner_id, "semantic_model.delete", "semantic_model", record.id)

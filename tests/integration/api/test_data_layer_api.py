@@ -271,3 +271,20 @@ async def test_file_datasets(world: World) -> None:
         "/api/query", json={"connectionId": dataset["connectionId"], "sql": "SELECT 1"}
     )
     assert gone.status_code == 404
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_ontology_queries_only_while_its_connection_exists(world: World) -> None:
+    client = world.contributor.client
+    ontology_id = await world.make_ontology(world.contributor)
+    body = {"ontologyId": str(ontology_id), "sql": "SELECT COUNT(*) FROM customers"}
+    assert (await client.post("/api/query", json=body)).json()["data"]["rows"] == [[2]]
+    # Not through someone else's ontology.
+    assert (await world.other.client.post("/api/query", json=body)).status_code == 404
+
+    connection_id = (await client.get("/api/connections")).json()["data"][0]["id"]
+    assert (await client.delete(f"/api/connections/{connection_id}")).status_code == 204
+    orphaned = await client.post("/api/query", json=body)
+    assert orphaned.status_code == 400, orphaned.text
+    assert orphaned.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert "no connection" in orphaned.json()["error"]["message"]
