@@ -58,7 +58,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 bench: install
-	$(BIN)/python -m benchmarks
+	for bench in benchmarks/*_bench.py; do $(BIN)/python $$bench || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
