@@ -183,3 +183,54 @@ async def test_nul_in_any_text_is_a_400_not_a_500(world: World) -> None:
             assert response.json()["error"]["code"] == "VALIDATION_ERROR"
     schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
     assert schema["ChatCreate"]["properties"]["name"]["pattern"] == "^[^\\x00]*$"
+
+
+def _strings_without_a_pattern(
+    schema: dict[str, object], components: dict[str, dict[str, object]], seen: set[str]
+) -> list[dict[str, object]]:
+    """Every string schema a body may hold (nested models and list items included) that
+    states no pattern. `if`/`then` branches only add rules to properties counted already."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = ref.rsplit("/", 1)[-1]
+        if name in seen:
+            return []
+        seen.add(name)
+        return _strings_without_a_pattern(components[name], components, seen)
+    found = [schema] if schema.get("type") == "string" and "pattern" not in schema else []
+    properties = schema.get("properties", {})
+    assert isinstance(properties, dict)
+    parts = [*properties.values(), schema.get("items"), schema.get("additionalProperties")]
+    for key in ("anyOf", "oneOf", "allOf"):
+        parts.extend(schema.get(key, ()))  # type: ignore[arg-type]
+    for part in parts:
+        if isinstance(part, dict):
+            found += _strings_without_a_pattern(part, components, seen)
+    return found
+
+
+async def test_the_schema_states_the_nul_rule_on_every_string_of_a_json_body(
+    world: World,
+) -> None:
+    document = (await world.anon.get("/openapi.json")).json()
+    components = document["components"]["schemas"]
+    bodies = [
+        operation["requestBody"]["content"]["application/json"]["schema"]
+        for operation_by_method in document["paths"].values()
+        for operation in operation_by_method.values()
+        if "application/json" in operation.get("requestBody", {}).get("content", {})
+    ]
+    assert len(bodies) > 10
+    for body in bodies:
+        assert _strings_without_a_pattern(body, components, set()) == [], body
+    # Nested strings, as the schema now says: a list item, a plan's field.
+    client = world.contributor.client
+    ontology_id = await world.make_ontology(world.contributor)
+    for path, body in (
+        (f"/api/ontologies/{ontology_id}/join-paths", {"datasets": ["customers", "a\u0000"]}),
+        (
+            f"/api/ontologies/{ontology_id}/compile",
+            {"plan": {"datasets": ["customers"], "dimensions": [{"field": "customers.\u0000"}]}},
+        ),
+    ):
+        _assert_error(await client.post(path, json=body), 400, "VALIDATION_ERROR")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
@@ -41,11 +42,34 @@ class ApiInput(BaseModel):
         cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         json_schema = handler(core_schema)
-        for prop in handler.resolve_ref_schema(json_schema).get("properties", {}).values():
-            for branch in (prop, *prop.get("anyOf", ())):
-                if branch.get("type") == "string" and "pattern" not in branch:
-                    branch["pattern"] = NO_NUL  # the schema states what _refuse_nul does
+        _declare_no_nul(json_schema, handler.resolve_ref_schema, set())
         return json_schema
+
+
+def _declare_no_nul(
+    schema: JsonSchemaValue, resolve: Callable[[JsonSchemaValue], JsonSchemaValue], seen: set[str]
+) -> None:
+    """State in the schema what `_refuse_nul` does: every string the body holds (its fields,
+    list items, the fields of models nested in it) gets the NO_NUL pattern unless it has a
+    pattern of its own."""
+    ref = schema.get("$ref")
+    if ref is not None:
+        if ref not in seen:
+            seen.add(ref)
+            _declare_no_nul(resolve(schema), resolve, seen)
+        return
+    if schema.get("type") == "string" and "pattern" not in schema:
+        schema["pattern"] = NO_NUL
+    parts = [
+        *schema.get("properties", {}).values(),
+        schema.get("items"),
+        schema.get("additionalProperties"),
+    ]
+    for key in ("anyOf", "oneOf", "allOf"):
+        parts.extend(schema.get(key, ()))
+    for part in parts:
+        if isinstance(part, dict):
+            _declare_no_nul(part, resolve, seen)
 
 
 def _holds_nul(value: Any) -> bool:
