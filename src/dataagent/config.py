@@ -7,10 +7,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
+
+
+def _env(name: str) -> AliasChoices:
+    """`DATAAGENT_NAME`, or the seeds' and SDKs' own `NAME` (OPENAI_API_KEY, ...)."""
+    return AliasChoices(f"DATAAGENT_{name.upper()}", name.upper(), name)
 
 
 class Settings(BaseSettings):
@@ -21,6 +26,7 @@ class Settings(BaseSettings):
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
+        populate_by_name=True,
     )
 
     # --- where things live -------------------------------------------------
@@ -114,9 +120,91 @@ class Settings(BaseSettings):
     embedding_model: str = Field(
         "text-embedding-3-small", description="Model name used by the openai embedding provider."
     )
-    openai_api_key: SecretStr | None = Field(None, description="API key for OpenAI providers.")
+
+    # --- chat models (the seeds' variable names work too: OPENAI_API_KEY, ...) -----------
+    openai_api_key: SecretStr | None = Field(
+        None, validation_alias=_env("openai_api_key"), description="API key for OpenAI."
+    )
     openai_base_url: str | None = Field(
-        None, description="Base URL of an OpenAI-compatible server (Ollama, vLLM, ...)."
+        None,
+        validation_alias=_env("openai_base_url"),
+        description="Base URL of an OpenAI-compatible server (Ollama, vLLM, ...).",
+    )
+    openai_model: str = Field(
+        "gpt-4o", validation_alias=_env("openai_model"), description="OpenAI chat model."
+    )
+    anthropic_api_key: SecretStr | None = Field(
+        None, validation_alias=_env("anthropic_api_key"), description="API key for Anthropic."
+    )
+    anthropic_base_url: str | None = Field(
+        None, validation_alias=_env("anthropic_base_url"), description="Anthropic API base URL."
+    )
+    anthropic_model: str = Field(
+        "claude-sonnet-4-5",
+        validation_alias=_env("anthropic_model"),
+        description="Anthropic chat model.",
+    )
+    azure_openai_api_key: SecretStr | None = Field(
+        None, validation_alias=_env("azure_openai_api_key"), description="Azure OpenAI API key."
+    )
+    azure_openai_endpoint: str | None = Field(
+        None, validation_alias=_env("azure_openai_endpoint"), description="Azure OpenAI endpoint."
+    )
+    azure_openai_deployment: str | None = Field(
+        None,
+        validation_alias=_env("azure_openai_deployment"),
+        description="Azure OpenAI deployment (the model).",
+    )
+    azure_openai_api_version: str = Field(
+        "2024-10-21",
+        validation_alias=_env("azure_openai_api_version"),
+        description="Azure OpenAI API version.",
+    )
+    llm_default_provider: Literal["openai", "anthropic", "azure"] | None = Field(
+        None,
+        validation_alias=_env("llm_default_provider"),
+        description="Provider used when a chat and its user name none; default: the first set.",
+    )
+    llm_connect_timeout_s: float = Field(
+        10.0, gt=0, description="Time allowed to connect to a model provider."
+    )
+    llm_read_timeout_s: float = Field(
+        120.0, gt=0, description="Time allowed between two reads from a model provider."
+    )
+    llm_max_retries: int = Field(
+        2, ge=0, le=10, description="Retries of a model call on 429/5xx before anything streamed."
+    )
+
+    # --- the agent -------------------------------------------------------------------
+    agent_recursion_limit: int = Field(
+        30, ge=4, le=200, description="Graph steps one answer may take (2 per tool round)."
+    )
+    agent_max_tool_rounds: int = Field(
+        10,
+        ge=1,
+        le=50,
+        validation_alias=_env("agent_max_tool_rounds"),
+        description="Tool rounds of one stateless chat answer.",
+    )
+    agent_top_datasets: int = Field(
+        10, ge=1, le=50, description="Datasets retrieved into the agent's prompt."
+    )
+    agent_history_messages: int = Field(
+        10, ge=2, le=100, description="Recent messages quoted in the prompt; older are summarised."
+    )
+    agent_tool_result_chars: int = Field(
+        2000, ge=100, description="Characters of a tool result kept in events and metadata."
+    )
+
+    # --- runs --------------------------------------------------------------------------
+    run_max_concurrency: int = Field(
+        8, ge=1, description="Agent runs executing at once in this process; more wait queued."
+    )
+    run_lease_s: float = Field(
+        30.0, gt=0, description="A run's lease; a run not renewed for this long is interrupted."
+    )
+    run_heartbeat_s: float = Field(
+        15.0, gt=0, description="Seconds between SSE heartbeat comments on a quiet stream."
     )
 
     @field_validator("cors_origins", "file_roots", mode="before")

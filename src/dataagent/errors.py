@@ -26,6 +26,8 @@ class ErrorCode(StrEnum):
     LLM_UNAVAILABLE = "LLM_UNAVAILABLE"
     LLM_ERROR = "LLM_ERROR"
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
+    CANCELLED = "CANCELLED"
+    INTERRUPTED = "INTERRUPTED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -47,6 +49,9 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.LLM_UNAVAILABLE: 503,
     ErrorCode.LLM_ERROR: 502,
     ErrorCode.SERVICE_UNAVAILABLE: 503,
+    # How a run ended, reported in its events and on its message rather than as a response.
+    ErrorCode.CANCELLED: 409,
+    ErrorCode.INTERRUPTED: 503,
     ErrorCode.INTERNAL_ERROR: 500,
 }
 

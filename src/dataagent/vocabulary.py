@@ -26,3 +26,13 @@ ConnectionKind = Literal["database", "files", "demo"]
 MANAGED_CONNECTION_KINDS: Final[frozenset[ConnectionKind]] = frozenset({"files", "demo"})
 
 LlmProvider = Literal["openai", "anthropic", "azure", "openai_compatible"]
+LLM_PROVIDERS: Final[tuple[LlmProvider, ...]] = get_args(LlmProvider)
+
+# How a chat answers: the ReAct agent of seed 000 (the pipeline of seed 001 comes later).
+AgentMode = Literal["react"]
+
+# What a durable run does, and where it is. A cancelled or interrupted run is `failed`
+# with the code CANCELLED or INTERRUPTED.
+RunKind = Literal["chat_message", "ontology_build"]
+RunStatus = Literal["queued", "running", "succeeded", "failed"]
+FINISHED_RUN_STATUSES: Final[frozenset[RunStatus]] = frozenset({"succeeded", "failed"})

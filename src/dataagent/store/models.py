@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -23,6 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from dataagent.store.types import JSONDocument, UTCDateTime, utcnow
 from dataagent.vocabulary import (
+    AgentMode,
     ConnectionKind,
     LlmProvider,
     MessageRole,
@@ -31,6 +33,8 @@ from dataagent.vocabulary import (
     QueryMode,
     QueryStatus,
     Role,
+    RunKind,
+    RunStatus,
 )
 
 NAMING = {
@@ -64,6 +68,8 @@ class User(Base):
     is_active: Mapped[bool] = mapped_column(default=True)
     # Tokens carry the version they were issued at; bumping it signs the user out everywhere.
     token_version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # The provider new chats start with (seed 001's user default); None: the system default.
+    default_llm_provider: Mapped[LlmProvider | None] = mapped_column(String(50))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -103,6 +109,13 @@ class DataChat(Base):
     ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     llm_provider: Mapped[LlmProvider | None] = mapped_column(String(50))
+    agent_mode: Mapped[AgentMode] = mapped_column(
+        String(20), default="react", server_default=text("'react'")
+    )
+    # Seed 003: the history older than the quoted recent messages, summarised once by the
+    # model and kept; `summary_through_seq` is the seq of the last message it covers.
+    history_summary: Mapped[str | None] = mapped_column(Text)
+    summary_through_seq: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -316,6 +329,141 @@ class QueryRecord(Base):
     error_code: Mapped[str | None] = mapped_column(String(50))
     error_message: Mapped[str | None] = mapped_column(Text)
     execution_ms: Mapped[int] = mapped_column(Integer, default=0)
+    # The agent run that asked for it, when one did.
+    run_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("agent_runs.id", ondelete="SET NULL")
+    )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    __table_args__ = (Index(None, "owner_id"), Index(None, "created_at"))
+    __table_args__ = (Index(None, "owner_id"), Index(None, "created_at"), Index(None, "run_id"))
+
+
+class AgentRun(Base):
+    """A durable run: an answer to a message (its claim) or an ontology build.
+
+    It executes in a worker under a lease the worker keeps renewing; a run whose lease
+    expired is failed as INTERRUPTED by the reaper. Its events are in `run_events`.
+    """
+
+    __tablename__ = "agent_runs"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    kind: Mapped[RunKind] = mapped_column(String(30))
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    chat_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("data_chats.id", ondelete="CASCADE")
+    )
+    # Unique: the row *is* the claim on the assistant message, so a second claim fails.
+    message_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("data_chat_messages.id", ondelete="CASCADE"), unique=True
+    )
+    ontology_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("ontologies.id", ondelete="CASCADE")
+    )
+    status: Mapped[RunStatus] = mapped_column(String(20), default="queued")
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    worker_id: Mapped[str | None] = mapped_column(String(64))
+    lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    error_code: Mapped[str | None] = mapped_column(String(50))
+    error_message: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        Index(None, "owner_id", "status"),
+        Index(None, "status", "lease_expires_at"),
+        Index(None, "chat_id"),
+        Index(None, "ontology_id"),
+    )
+
+
+class RunEvent(Base):
+    """One event of a run, stored before it is sent; `data` is the JSON exactly as sent."""
+
+    __tablename__ = "run_events"
+
+    run_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("agent_runs.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    event: Mapped[str] = mapped_column(String(50))
+    data: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LlmTrace(Base):
+    """One call to a chat model (seed 001's `llm_traces`), kept for debugging and cost."""
+
+    __tablename__ = "llm_traces"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("agent_runs.id", ondelete="CASCADE")
+    )
+    message_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("data_chat_messages.id", ondelete="CASCADE")
+    )
+    phase: Mapped[str] = mapped_column(String(50))
+    call_index: Mapped[int] = mapped_column(Integer)
+    step_id: Mapped[int | None] = mapped_column(Integer)
+    purpose: Mapped[str] = mapped_column(String(100))
+    provider: Mapped[str] = mapped_column(String(50))
+    model: Mapped[str] = mapped_column(String(200))
+    temperature: Mapped[float | None] = mapped_column(Float)
+    structured_output: Mapped[bool] = mapped_column(Boolean, default=False)
+    prompt_messages: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument)
+    response_content: Mapped[str | None] = mapped_column(Text)
+    tool_calls: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONDocument)
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    total_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    completed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    duration_ms: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        Index(None, "message_id", "phase"),
+        Index(None, "run_id"),
+        Index(None, "owner_id"),
+    )
+
+
+class LlmSetting(Base):
+    """An admin's model settings for one provider (seed 001's "Data Agent" settings)."""
+
+    __tablename__ = "llm_settings"
+
+    provider: Mapped[LlmProvider] = mapped_column(String(50), primary_key=True)
+    model: Mapped[str | None] = mapped_column(String(200))
+    temperature: Mapped[float | None] = mapped_column(Float)
+    # OpenAI/Azure `reasoning_effort` (low, medium, high); Anthropic thinking
+    # (`adaptive` or a token budget as digits).
+    reasoning_level: Mapped[str | None] = mapped_column(String(20))
+    updated_by: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class Chart(Base):
+    """A chart image of an answer (the chart tool's PNG or one `run_python` drew)."""
+
+    __tablename__ = "charts"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    message_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("data_chat_messages.id", ondelete="CASCADE")
+    )
+    title: Mapped[str | None] = mapped_column(String(255))
+    media_type: Mapped[str] = mapped_column(String(50), default="image/png")
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    # The Vega-Lite spec of the same chart, for interactive display (None for drawn images).
+    spec: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index(None, "owner_id"), Index(None, "message_id"))

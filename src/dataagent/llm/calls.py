@@ -1,0 +1,352 @@
+"""One way to call a chat model: streamed, retried while nothing was shown, and traced.
+
+`ChatClient.stream` sends messages (and tools) to a LangChain chat model, passes each piece
+of text to `on_text` as it arrives, and returns the whole `AIMessage`. A 429, a 5xx or a
+failed connection is retried with backoff, but only while no text of this call has reached
+`on_text`: a person never sees an answer restart. Every call, answered or failed, becomes an
+`LlmCall` record handed to the `CallObserver` (which emits `llm_call_start`/`llm_call_end`
+and keeps the trace). A failure the caller sees is a `DataAgentError` with `LLM_ERROR`, its
+message free of keys and addresses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+
+from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.llm.usage import TokenUsage, usage_of
+
+log = logging.getLogger(__name__)
+
+TextSink = Callable[[str], Awaitable[None]]
+
+_PREVIEW_CHARS = 200
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """Which model answers: provider, model name and the temperature it runs at."""
+
+    provider: str
+    model: str
+    temperature: float | None = None
+
+
+@dataclass
+class LlmCall:
+    """One model call as seed 001's `llm_traces` keeps it."""
+
+    call_index: int
+    phase: str
+    purpose: str
+    provider: str
+    model: str
+    temperature: float | None
+    structured_output: bool
+    prompt_messages: list[dict[str, Any]]
+    started_at: datetime
+    step_id: int | None = None
+    response_content: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    completed_at: datetime | None = None
+    duration_ms: int = 0
+    error: str | None = None
+    attempts: int = 1
+
+    def start_event(self) -> dict[str, Any]:
+        """The payload of `llm_call_start`."""
+        chars = sum(len(str(m.get("content", ""))) for m in self.prompt_messages)
+        payload: dict[str, Any] = {
+            "phase": self.phase,
+            "callIndex": self.call_index,
+            "purpose": self.purpose,
+            "provider": self.provider,
+            "model": self.model,
+            "structuredOutput": self.structured_output,
+            "promptSummary": {"messageCount": len(self.prompt_messages), "totalChars": chars},
+        }
+        if self.step_id is not None:
+            payload["stepId"] = self.step_id
+        return payload
+
+    def end_event(self) -> dict[str, Any]:
+        """The payload of `llm_call_end`."""
+        payload: dict[str, Any] = {
+            "phase": self.phase,
+            "callIndex": self.call_index,
+            "purpose": self.purpose,
+            "durationMs": self.duration_ms,
+            "promptTokens": self.usage.prompt,
+            "completionTokens": self.usage.completion,
+            "totalTokens": self.usage.total,
+            "responsePreview": (self.response_content or "")[:_PREVIEW_CHARS],
+            "toolCallCount": len(self.tool_calls or []),
+        }
+        if self.step_id is not None:
+            payload["stepId"] = self.step_id
+        if self.error is not None:
+            payload["error"] = self.error
+        return payload
+
+
+class CallObserver(Protocol):
+    """Told when each call starts and ends (events, traces)."""
+
+    async def call_started(self, call: LlmCall) -> None:
+        """A call is about to be sent."""
+
+    async def call_ended(self, call: LlmCall) -> None:
+        """A call answered or failed for good (`call.error` set)."""
+
+
+def text_of(content: Any) -> str:
+    """The text of a message's content: a string, or the text blocks of a list (Anthropic)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and block.get("type") == "text":
+                parts.append(str(block.get("text", "")))
+        return "".join(parts)
+    return ""
+
+
+def message_record(message: BaseMessage) -> dict[str, Any]:
+    """A message as a trace keeps it: role, content, tool calls, tool call id."""
+    record: dict[str, Any] = {"role": message.type, "content": message.content}
+    tool_calls = getattr(message, "tool_calls", None)
+    if tool_calls:
+        record["tool_calls"] = [
+            {"id": c.get("id"), "name": c.get("name"), "args": c.get("args")} for c in tool_calls
+        ]
+    tool_call_id = getattr(message, "tool_call_id", None)
+    if tool_call_id:
+        record["tool_call_id"] = tool_call_id
+    return record
+
+
+def _status_of(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """A 429, a 5xx, a timeout or a failed connection: worth another try."""
+    status = _status_of(exc)
+    if status is not None:
+        return status == 429 or status >= 500
+    name = type(exc).__name__
+    return any(word in name for word in ("Connection", "Timeout", "Connect", "RemoteProtocol"))
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = float(headers.get("retry-after", ""))
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 0 else None
+
+
+def describe_failure(exc: BaseException, provider: str) -> str:
+    """A sentence about a failed call, safe to show (no keys, hosts or bodies)."""
+    status = _status_of(exc)
+    if status == 429:
+        return f"The {provider} model is rate-limited (429); try again shortly."
+    if status in (401, 403):
+        return f"The {provider} model refused the credentials ({status}); check the API key."
+    if status is not None and status >= 500:
+        return f"The {provider} model failed with a server error ({status})."
+    if status is not None:
+        return f"The {provider} model refused the request ({status})."
+    if "Timeout" in type(exc).__name__:
+        return f"The {provider} model did not answer in time."
+    if is_retryable(exc):
+        return f"The {provider} model could not be reached."
+    return f"The {provider} model call failed ({type(exc).__name__})."
+
+
+class ChatClient:
+    """A chat model with its identity, retries, usage totals and an observer.
+
+    One client per answer: `calls` and `usage` add up that answer's calls.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        info: ModelInfo,
+        *,
+        observer: CallObserver | None = None,
+        max_retries: int = 2,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 8.0,
+    ) -> None:
+        self.model = model
+        self.info = info
+        self.observer = observer
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.calls: list[LlmCall] = []
+
+    @property
+    def usage(self) -> TokenUsage:
+        """Tokens of every call so far."""
+        total = TokenUsage()
+        for item in self.calls:
+            total = total + item.usage
+        return total
+
+    async def stream(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Any] | None = None,
+        phase: str = "agent",
+        purpose: str = "answer",
+        step_id: int | None = None,
+        on_text: TextSink | None = None,
+    ) -> AIMessage:
+        """Send `messages`, stream text to `on_text`, and return the whole answer."""
+        runnable: Any = self.model.bind_tools(list(tools)) if tools else self.model
+        record = self._start(messages, phase, purpose, step_id, structured=False)
+        if self.observer is not None:
+            await self.observer.call_started(record)
+        started = time.perf_counter()
+        attempt = 0
+        while True:
+            shown = _Shown()
+            try:
+                message = await self._stream_once(runnable, messages, on_text, shown)
+                break
+            except asyncio.CancelledError:
+                record.error = "cancelled"
+                await self._end(record, started)
+                raise
+            except Exception as exc:
+                if not shown.value and attempt < self.max_retries and is_retryable(exc):
+                    delay = min(self.max_backoff_s, self.backoff_s * (2**attempt))
+                    wait = _retry_after(exc)
+                    attempt += 1
+                    record.attempts = attempt + 1
+                    log.info("%s: retry %d after %s", self.info.provider, attempt, exc)
+                    await asyncio.sleep(min(self.max_backoff_s, wait) if wait else delay)
+                    continue
+                record.error = describe_failure(exc, self.info.provider)
+                await self._end(record, started)
+                raise DataAgentError(ErrorCode.LLM_ERROR, record.error) from exc
+        record.response_content = text_of(message.content)
+        record.tool_calls = [
+            {"id": c.get("id"), "name": c.get("name"), "args": c.get("args")}
+            for c in message.tool_calls
+        ] + [
+            {"id": c.get("id"), "name": c.get("name"), "args": c.get("args"), "invalid": True}
+            for c in message.invalid_tool_calls
+        ] or None
+        record.usage = usage_of(message)
+        await self._end(record, started)
+        return message
+
+    async def invoke(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        phase: str = "agent",
+        purpose: str = "answer",
+        step_id: int | None = None,
+    ) -> AIMessage:
+        """Send `messages` without tools and return the answer (streamed, shown to no one)."""
+        return await self.stream(messages, phase=phase, purpose=purpose, step_id=step_id)
+
+    async def _stream_once(
+        self,
+        runnable: Any,
+        messages: Sequence[BaseMessage],
+        on_text: TextSink | None,
+        shown: _Shown,
+    ) -> AIMessage:
+        merged: AIMessageChunk | None = None
+        async for chunk in runnable.astream(list(messages)):
+            if not isinstance(chunk, AIMessageChunk):
+                continue
+            merged = chunk if merged is None else merged + chunk
+            piece = text_of(chunk.content)
+            if piece and on_text is not None:
+                shown.value = True
+                await on_text(piece)
+        if merged is None:
+            return AIMessage(content="")
+        return AIMessage(
+            content=merged.content,
+            tool_calls=merged.tool_calls,
+            invalid_tool_calls=merged.invalid_tool_calls,
+            usage_metadata=merged.usage_metadata,
+            response_metadata=merged.response_metadata,
+            id=merged.id,
+        )
+
+    def _start(
+        self,
+        messages: Sequence[BaseMessage],
+        phase: str,
+        purpose: str,
+        step_id: int | None,
+        *,
+        structured: bool,
+    ) -> LlmCall:
+        record = LlmCall(
+            call_index=len(self.calls),
+            phase=phase,
+            purpose=purpose,
+            provider=self.info.provider,
+            model=self.info.model,
+            temperature=self.info.temperature,
+            structured_output=structured,
+            prompt_messages=[message_record(m) for m in messages],
+            started_at=_utcnow(),
+            step_id=step_id,
+        )
+        self.calls.append(record)
+        return record
+
+    async def _end(self, record: LlmCall, started: float) -> None:
+        record.completed_at = _utcnow()
+        record.duration_ms = round((time.perf_counter() - started) * 1000)
+        if self.observer is not None:
+            await self.observer.call_ended(record)
+
+
+@dataclass
+class _Shown:
+    value: bool = False
+
+
+def tool_arguments_json(args: Any) -> str:
+    """Tool arguments as compact JSON (for summaries and traces)."""
+    return json.dumps(args, ensure_ascii=False, default=str, separators=(",", ":"))
