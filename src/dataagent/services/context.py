@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from langchain_core.language_models.chat_models import BaseChatModel
 
 from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
+from dataagent.llm.calls import ModelInfo
 from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
 from dataagent.ontology.retrieval import DatasetIndex
 from dataagent.sandbox import Sandbox, sandbox_from_settings
@@ -35,6 +39,9 @@ class AppContext:
     sandbox: Sandbox
     builds: BuildTasks = field(default_factory=BuildTasks)
     search_indexes: IndexCache[DatasetIndex] = field(default_factory=IndexCache)
+    # The model boundary's one seam: when set, every chat model is made by this function
+    # (tests and benchmarks put a scripted model here) instead of from the provider settings.
+    chat_model_factory: Callable[[ModelInfo], BaseChatModel] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AppContext:
