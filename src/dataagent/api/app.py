@@ -18,6 +18,7 @@ from dataagent.api.routes import (
     connections,
     datasets,
     health,
+    llm,
     ontologies,
     query,
     semantic_models,
@@ -79,6 +80,7 @@ def create_app(settings: Settings) -> FastAPI:
         ontologies.router,
         query.router,
         admin.router,
+        llm.router,
     )
     for router in routers:
         app.include_router(router)

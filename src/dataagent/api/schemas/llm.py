@@ -1,0 +1,130 @@
+"""Chat-model providers, their admin settings, a user's default and LLM traces (seed 001)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.llm.providers import ProviderId
+from dataagent.services.llm import LlmChoices, ProviderSettings, ProviderView
+from dataagent.store.models import LlmTrace
+from dataagent.vocabulary import LlmProvider
+
+
+class ProviderPublic(ApiModel):
+    """An enabled provider and the model it answers with."""
+
+    id: ProviderId
+    name: str
+    model: str
+    reasoning_level: str | None
+    is_default: bool
+
+
+class LlmProvidersPublic(ApiModel):
+    """The providers a user may choose, their default and the system's."""
+
+    providers: list[ProviderPublic]
+    default_provider: ProviderId | None = Field(
+        description="The caller's default provider (null: the system default)."
+    )
+    system_default: ProviderId | None = Field(
+        description="The provider of a chat and user naming none (null: none is enabled)."
+    )
+
+
+class DefaultProviderUpdate(ApiInput):
+    """The caller's default provider; null clears it back to the system default."""
+
+    provider: LlmProvider | None
+
+
+class ProviderSettingsPublic(ApiModel):
+    """One provider's admin settings (null fields: the environment's default)."""
+
+    provider: ProviderId
+    name: str
+    enabled: bool
+    model: str | None
+    temperature: float | None
+    reasoning_level: str | None
+    default_model: str = Field(description="The model the environment names.")
+    effective_model: str = Field(description="The model that answers: the setting or default.")
+    updated_at: datetime | None
+
+
+class LlmSettingsPublic(ApiModel):
+    """Every provider's admin settings."""
+
+    providers: list[ProviderSettingsPublic]
+    system_default: ProviderId | None
+
+
+class LlmSettingsUpdate(ApiInput):
+    """One provider's settings, replaced whole: an omitted or null field goes back to the
+    default. `reasoningLevel`: low | medium | high (OpenAI, Azure); `adaptive` or a thinking
+    budget of 1024–128000 tokens (Anthropic)."""
+
+    provider: LlmProvider
+    model: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
+    reasoning_level: Annotated[str, Field(min_length=1, max_length=20)] | int | None = None
+
+
+class LlmTracePublic(ApiModel):
+    """One model call of an answer (seed 001's trace)."""
+
+    id: uuid.UUID
+    run_id: uuid.UUID | None
+    message_id: uuid.UUID | None
+    phase: str
+    call_index: int
+    step_id: int | None
+    purpose: str
+    provider: str
+    model: str
+    temperature: float | None
+    structured_output: bool
+    prompt_messages: list[dict[str, Any]]
+    response_content: str | None
+    tool_calls: list[dict[str, Any]] | None
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    started_at: datetime
+    completed_at: datetime
+    duration_ms: int
+    error: str | None
+
+
+def providers_public(choices: LlmChoices) -> LlmProvidersPublic:
+    """The public view of a user's provider choices."""
+    return LlmProvidersPublic(
+        providers=[provider_public(p) for p in choices.providers],
+        default_provider=choices.user_default,
+        system_default=choices.system_default,
+    )
+
+
+def provider_public(view: ProviderView) -> ProviderPublic:
+    """The public view of an enabled provider."""
+    return ProviderPublic.model_validate(view)
+
+
+def settings_public(
+    settings: list[ProviderSettings], system_default: ProviderId | None
+) -> LlmSettingsPublic:
+    """The public view of the admin settings."""
+    return LlmSettingsPublic(
+        providers=[ProviderSettingsPublic.model_validate(s) for s in settings],
+        system_default=system_default,
+    )
+
+
+def trace_public(trace: LlmTrace) -> LlmTracePublic:
+    """The public view of a trace."""
+    return LlmTracePublic.model_validate(trace)
