@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.tool import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
 
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.usage import TokenUsage, usage_of
@@ -29,6 +30,7 @@ from dataagent.llm.usage import TokenUsage, usage_of
 log = logging.getLogger(__name__)
 
 TextSink = Callable[[str], Awaitable[None]]
+Closer = Callable[[], Awaitable[None]]
 
 _PREVIEW_CHARS = 200
 
@@ -194,7 +196,9 @@ def describe_failure(exc: BaseException, provider: str) -> str:
 class ChatClient:
     """A chat model with its identity, retries, usage totals and an observer.
 
-    One client per answer: `calls` and `usage` add up that answer's calls.
+    One client per answer: `calls` and `usage` add up that answer's calls. Close it when the
+    answer is done (`await client.aclose()`, or `async with client:`): that closes the model's
+    HTTP connections (`closer`).
     """
 
     def __init__(
@@ -206,14 +210,28 @@ class ChatClient:
         max_retries: int = 2,
         backoff_s: float = 0.5,
         max_backoff_s: float = 8.0,
+        closer: Closer | None = None,
     ) -> None:
         self.model = model
+        self._closer = closer
         self.info = info
         self.observer = observer
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.calls: list[LlmCall] = []
+
+    async def aclose(self) -> None:
+        """Release the model's connections (once; later calls do nothing)."""
+        closer, self._closer = self._closer, None
+        if closer is not None:
+            await closer()
+
+    async def __aenter__(self) -> ChatClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     @property
     def usage(self) -> TokenUsage:
@@ -302,10 +320,11 @@ class ChatClient:
                 await on_text(piece)
         if merged is None:
             return AIMessage(content="")
+        valid, invalid = strict_tool_calls(merged)
         return AIMessage(
             content=merged.content,
-            tool_calls=merged.tool_calls,
-            invalid_tool_calls=merged.invalid_tool_calls,
+            tool_calls=valid,
+            invalid_tool_calls=invalid,
             usage_metadata=merged.usage_metadata,
             response_metadata=merged.response_metadata,
             id=merged.id,
@@ -340,6 +359,38 @@ class ChatClient:
         record.duration_ms = round((time.perf_counter() - started) * 1000)
         if self.observer is not None:
             await self.observer.call_ended(record)
+
+
+def strict_tool_calls(merged: AIMessageChunk) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    """The tool calls of a finished stream, their arguments parsed as strict JSON.
+
+    While a stream is under way LangChain parses arguments leniently (`parse_partial_json`:
+    `{"sql": "SEL` becomes `{"sql": "SEL"}` and `{bad` becomes `{}`), which is right for
+    showing progress and wrong once the stream is over: a truncated or malformed argument
+    string must go back to the model as an error, not run the tool with what was guessed.
+    An empty string is no arguments (`{}`); anything but a JSON object is invalid.
+    """
+    if not merged.tool_call_chunks:
+        return list(merged.tool_calls), list(merged.invalid_tool_calls)
+    valid: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    for chunk in merged.tool_call_chunks:
+        name, raw, call_id = chunk.get("name"), chunk.get("args") or "", chunk.get("id")
+        error: str | None = None
+        try:
+            args = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError as exc:
+            error = f"The tool arguments are not valid JSON: {exc.msg} at character {exc.pos}."
+        else:
+            if not isinstance(args, dict):
+                error = "The tool arguments are not a JSON object."
+        if not name:
+            error = "The tool call names no tool."
+        if error is None:
+            valid.append(tool_call(name=str(name), args=args, id=call_id))
+        else:
+            invalid.append(invalid_tool_call(name=name, args=raw, id=call_id, error=error))
+    return valid, invalid
 
 
 @dataclass

@@ -174,6 +174,25 @@ def build_chat_model(
     return _openai(settings, info, reasoning)
 
 
+async def close_chat_model(model: BaseChatModel) -> None:
+    """Close the HTTP clients of a model built here (its connections); others: nothing.
+
+    Each model has clients of its own (the SDKs cache none for an `httpx.Timeout`). The SDKs
+    close a forgotten client when it is collected, but only while an event loop runs.
+    """
+    if isinstance(model, ChatOpenAI):  # AzureChatOpenAI too
+        if model.root_async_client is not None:
+            await model.root_async_client.close()
+        if model.root_client is not None:
+            model.root_client.close()
+    elif isinstance(model, TimedChatAnthropic):
+        # Made on first use only (cached properties): close those that were.
+        if "_async_client" in model.__dict__:
+            await model._async_client.close()
+        if "_client" in model.__dict__:
+            model._client.close()
+
+
 def not_enabled_message(provider: str) -> str:
     """Why a named provider cannot answer, and how to enable it."""
     how = {

@@ -14,6 +14,7 @@ configured, `openai` stands in as the one enabled provider.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -159,17 +160,24 @@ async def chat_client(
     *,
     observer: CallObserver | None = None,
 ) -> ChatClient:
-    """A client for the model that answers this user's chat (resolved as the module says)."""
+    """A client for the model that answers this user's chat (resolved as the module says).
+
+    The caller closes it when the answer is done (`async with client:` or `aclose()`).
+    """
     require_provider(ctx)
     user = await users.get_user(session, owner_id)
     provider = _resolve(ctx, chat_provider, user.default_llm_provider)
     override = _override((await _overrides(session)).get(provider))
     info = providers.model_info(ctx.settings, provider, override)
+    closer = None
     if ctx.chat_model_factory is not None:
         model = ctx.chat_model_factory(info)
     else:
         model = providers.build_chat_model(ctx.settings, provider, override)
-    return ChatClient(model, info, observer=observer, max_retries=ctx.settings.llm_max_retries)
+        closer = functools.partial(providers.close_chat_model, model)
+    return ChatClient(
+        model, info, observer=observer, max_retries=ctx.settings.llm_max_retries, closer=closer
+    )
 
 
 async def get_settings(ctx: AppContext, session: AsyncSession) -> list[ProviderSettings]:
