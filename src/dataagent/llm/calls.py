@@ -145,13 +145,35 @@ def message_record(message: BaseMessage) -> dict[str, Any]:
     return record
 
 
+# Error types a provider sends inside a stream that had already answered 200 (an SSE error
+# event): OpenAI's and Anthropic's names, read as the status they stand for.
+_STREAM_ERROR_STATUS = {
+    "rate_limit_error": 429,
+    "server_error": 500,
+    "api_error": 500,
+    "internal_server_error": 500,
+    "overloaded_error": 529,
+}
+
+
+def _stream_error_status(exc: BaseException) -> int | None:
+    body = getattr(exc, "body", None)
+    if not isinstance(body, dict):
+        return None
+    error = body.get("error", body)
+    kind = error.get("type") if isinstance(error, dict) else None
+    return _STREAM_ERROR_STATUS.get(kind) if isinstance(kind, str) else None
+
+
 def _status_of(exc: BaseException) -> int | None:
     status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
+    if not isinstance(status, int):
+        response = getattr(exc, "response", None)
+        status = getattr(response, "status_code", None)
+    if isinstance(status, int) and not 200 <= status < 300:
         return status
-    response = getattr(exc, "response", None)
-    status = getattr(response, "status_code", None)
-    return status if isinstance(status, int) else None
+    # No status, or the stream's own 200: an error event inside the stream says what it was.
+    return _stream_error_status(exc)
 
 
 def is_retryable(exc: BaseException) -> bool:

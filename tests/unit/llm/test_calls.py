@@ -15,7 +15,7 @@ from tests.fakes.openai_server import FakeOpenAIServer, FakeToolCall, Step, tool
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.calls import ChatClient, LlmCall
+from dataagent.llm.calls import ChatClient, LlmCall, describe_failure, is_retryable
 from dataagent.llm.providers import build_chat_model, close_chat_model, model_info
 
 QUESTION = [SystemMessage("You answer questions."), HumanMessage("How many customers?")]
@@ -303,3 +303,43 @@ async def test_models_endpoint_lists_the_model(
     model = client.model
     page = await model.root_async_client.models.list()  # type: ignore[attr-defined]
     assert [m.id for m in page.data] == ["fake-model"]
+
+
+async def test_an_error_event_before_any_text_is_retried(
+    openai_server: FakeOpenAIServer, make_client: MakeClient
+) -> None:
+    # OpenAI reports a server error inside a stream that began 200 as an SSE error event.
+    openai_server.push(Step(text="lost", break_after=0), Step(text="ok"))
+    client, observer = make_client()
+    answer = await client.stream(QUESTION, on_text=Pieces())
+    assert answer.content == "ok"
+    assert observer.ended[0].attempts == 2
+
+
+def _anthropic_stream_error(kind: str) -> Exception:
+    """What the Anthropic SDK raises for an SSE `error` event: a status error on the 200."""
+    import anthropic
+    import httpx2
+
+    request = httpx2.Request("POST", "https://api.anthropic.com/v1/messages")
+    body = {"type": "error", "error": {"type": kind, "message": "Overloaded"}}
+    return anthropic.APIStatusError(
+        "stream error", response=httpx2.Response(200, request=request), body=body
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "retryable", "message"),
+    [
+        ("overloaded_error", True, "The anthropic model failed with a server error (529)."),
+        ("api_error", True, "The anthropic model failed with a server error (500)."),
+        ("rate_limit_error", True, "The anthropic model is rate-limited (429); try again shortly."),
+        ("invalid_request_error", False, "The anthropic model call failed (APIStatusError)."),
+    ],
+)
+def test_anthropic_stream_errors_are_read_from_their_type(
+    kind: str, retryable: bool, message: str
+) -> None:
+    exc = _anthropic_stream_error(kind)
+    assert is_retryable(exc) is retryable
+    assert describe_failure(exc, "anthropic") == message
