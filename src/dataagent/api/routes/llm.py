@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
@@ -13,8 +14,10 @@ from dataagent.api.schemas.llm import (
     LlmProvidersPublic,
     LlmSettingsPublic,
     LlmSettingsUpdate,
+    LlmTracePublic,
     providers_public,
     settings_public,
+    trace_public,
 )
 from dataagent.auth.permissions import Permission
 from dataagent.services import llm
@@ -22,6 +25,7 @@ from dataagent.store.models import User
 
 router = APIRouter(tags=["llm"], responses=ERROR_RESPONSES)
 Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
+Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 
 
 @router.get("/api/llm/providers", operation_id="listLlmProviders")
@@ -66,3 +70,15 @@ async def update_settings(
         reasoning_level=reasoning,
     )
     return Envelope(data=settings_public(settings, llm.system_default(context)))
+
+
+@router.get(
+    "/api/data-agent/chats/{chat_id}/messages/{message_id}/traces",
+    operation_id="listMessageTraces",
+)
+async def list_traces(
+    user: Reader, session: SessionDep, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> Envelope[list[LlmTracePublic]]:
+    """Every model call made for one of the caller's messages, in call order (seed 001)."""
+    traces = await llm.list_traces(session, user.id, chat_id, message_id)
+    return Envelope(data=[trace_public(t) for t in traces])
