@@ -59,9 +59,9 @@ async def run_and_record(
 ) -> RecordedQuery:
     """Run SQL on the query pool and keep its record, whether it succeeds or fails.
 
-    `run_id` links the record to the agent run that asked for it. A failure is re-raised once recorded, with the record's id in the error's details
-    (`runId`). A user over their share of the pool gets RATE_LIMITED before anything runs
-    (and nothing is recorded).
+    `run_id` links the record to the agent run that asked for it. A failure is re-raised
+    once recorded, with the record's id in the error's details (`runId`). A user over their
+    share of the pool gets RATE_LIMITED before anything runs (and nothing is recorded).
     """
     settings = ctx.settings
 
