@@ -263,22 +263,20 @@ async def _run_python(scope: ToolScope, code: str) -> str:
         result = await scope.ctx.sandbox.execute(code, data=data)
     except DataAgentError as exc:
         raise ToolException(error_text(exc)) from exc
-    output = ""
-    if result.stdout:
-        output += f"**Output:**\n```\n{result.stdout}\n```\n\n"
-    errors = result.stderr
+    blocks = []
+    if result.stdout.strip():
+        blocks.append(f"**Output:**\n```\n{result.stdout.rstrip()}\n```")
+    errors = result.stderr.rstrip()
     if result.error is not None:
-        errors = (
-            errors + "\n" if errors else ""
-        ) + f"{result.error.code.value}: {result.error.message}"
+        message = f"{result.error.code.value}: {result.error.message}"
+        errors = f"{errors}\n{message}" if errors else message
     if errors:
-        output += f"**Errors:**\n```\n{errors}\n```\n\n"
-    images = result.charts
-    if images:
-        output += "**Charts:**\n"
-        for line in await _keep_images(scope, images):
-            output += line + "\n"
-    output += f"\n(Executed in {result.execution_time_ms}ms)"
+        blocks.append(f"**Errors:**\n```\n{errors}\n```")
+    if result.charts:
+        links = await _keep_images(scope, result.charts)
+        blocks.append("**Charts:**\n" + "\n".join(links))
+    blocks.append(f"(Executed in {result.execution_time_ms}ms)")
+    output = "\n\n".join(blocks)
     if not result.ok:
         raise ToolException(output)
     return output
