@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -145,3 +146,88 @@ async def send_message(
     chat.updated_at = now
     await session.commit()
     return question, reply
+
+
+# --- answering: finishing a message, the history summary, naming -------------------------------
+
+# What a chat created without a name is called until its first question names it.
+DEFAULT_CHAT_NAME = "New chat"
+
+
+def is_unnamed(name: str | None) -> bool:
+    """True for a chat that has no name of its own (empty, or the default placeholder)."""
+    return not name or not name.strip() or name.strip().lower() == DEFAULT_CHAT_NAME.lower()
+
+
+async def complete_message(
+    session: AsyncSession, message_id: uuid.UUID, content: str, metadata: dict[str, Any]
+) -> DataChatMessage | None:
+    """Store an answer: status complete, content, metadata merged in; commit.
+
+    A message already finished (complete or failed) is left as it is; None when it is gone.
+    """
+    message = await session.get(DataChatMessage, message_id)
+    if message is None or message.status != "generating":
+        return message
+    message.content = content
+    message.metadata_ = {**(message.metadata_ or {}), **metadata}
+    message.status = "complete"
+    await _touch_chat(session, message.chat_id)
+    await session.commit()
+    return message
+
+
+async def fail_message(
+    session: AsyncSession,
+    message_id: uuid.UUID,
+    code: str,
+    message: str,
+    partial_content: str = "",
+) -> DataChatMessage | None:
+    """Mark an answer failed, keeping the text shown so far and the error; commit.
+
+    A message already finished (complete or failed) is left as it is; None when it is gone.
+    """
+    row = await session.get(DataChatMessage, message_id)
+    if row is None or row.status != "generating":
+        return row
+    error = {"message": message, "code": str(code), "timestamp": utcnow().isoformat()}
+    row.content = partial_content
+    row.metadata_ = {**(row.metadata_ or {}), "error": error}
+    row.status = "failed"
+    await _touch_chat(session, row.chat_id)
+    await session.commit()
+    return row
+
+
+async def _touch_chat(session: AsyncSession, chat_id: uuid.UUID) -> None:
+    chat = await session.get(DataChat, chat_id)
+    if chat is not None:
+        chat.updated_at = utcnow()
+
+
+async def save_history_summary(
+    session: AsyncSession, chat_id: uuid.UUID, summary: str, through_seq: int
+) -> None:
+    """Keep the summary of a chat's history up to message `through_seq`; commit.
+
+    An older summary never replaces a newer one (two answers summarising at once).
+    """
+    chat = await session.get(DataChat, chat_id)
+    if chat is None:
+        return
+    if chat.summary_through_seq is not None and chat.summary_through_seq > through_seq:
+        return
+    chat.history_summary = summary
+    chat.summary_through_seq = through_seq
+    await session.commit()
+
+
+async def name_unnamed_chat(session: AsyncSession, chat_id: uuid.UUID, name: str) -> bool:
+    """Give a chat that has no name this one, and commit; False when it already has one."""
+    chat = await session.get(DataChat, chat_id)
+    if chat is None or not is_unnamed(chat.name) or not name.strip():
+        return False
+    chat.name = name
+    await session.commit()
+    return True

@@ -55,12 +55,13 @@ async def run_and_record(
     mode: QueryMode = "sql",
     plan: dict[str, Any] | None = None,
     dataset_version: str | None = None,
+    run_id: uuid.UUID | None = None,
 ) -> RecordedQuery:
     """Run SQL on the query pool and keep its record, whether it succeeds or fails.
 
-    A failure is re-raised once recorded, with the record's id in the error's details
-    (`runId`). A user over their share of the pool gets RATE_LIMITED before anything runs
-    (and nothing is recorded).
+    `run_id` links the record to the agent run that asked for it. A failure is re-raised
+    once recorded, with the record's id in the error's details (`runId`). A user over their
+    share of the pool gets RATE_LIMITED before anything runs (and nothing is recorded).
     """
     settings = ctx.settings
 
@@ -93,6 +94,7 @@ async def run_and_record(
         plan=plan,
         question=question,
         dataset_version=dataset_version,
+        run_id=run_id,
     )
     await session.commit()
     if error is not None:

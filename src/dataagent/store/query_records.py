@@ -36,6 +36,7 @@ async def add_query_record(
     plan: dict[str, Any] | None = None,
     question: str | None = None,
     dataset_version: str | None = None,
+    run_id: uuid.UUID | None = None,
 ) -> QueryRecord:
     """Add the record of one execution, succeeded or failed (flushed)."""
     record = QueryRecord(
@@ -55,6 +56,7 @@ async def add_query_record(
         error_code=result.error_code,
         error_message=result.error_message,
         execution_ms=result.execution_ms,
+        run_id=run_id,
     )
     session.add(record)
     await session.flush()

@@ -1,0 +1,192 @@
+"""The agent's prompts: seed 000's system prompt, the history summary prompt, fixed answers.
+
+Pure: plain data in, text out. The system prompt holds the datasets retrieval found for
+the question (their full YAML) and the relationships among them, never the whole schema,
+so its size grows with what was retrieved and not with the ontology.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+ROLE = (
+    "You are an expert data analyst assistant. You answer questions about the user's data "
+    "by exploring the datasets of their semantic model, writing read-only SQL, running it, "
+    "and analysing the results. You work step by step: think about what you need, call a "
+    "tool, read its result, and continue until you can answer."
+)
+
+DIALECT_NAMES = {
+    "postgresql": "PostgreSQL",
+    "sqlite": "SQLite",
+    "duckdb": "DuckDB",
+    "mysql": "MySQL/MariaDB",
+}
+
+NO_ANSWER = "I could not produce an answer to that question."
+NO_ANSWER_AFTER_QUERIES = (
+    "I ran the queries shown above but could not produce a written answer from them; "
+    "their results are in the tool calls of this message."
+)
+
+STEP_LIMIT_NOTICE = (
+    "You have reached the limit of steps for this question. Do not call any more tools. "
+    "Answer now with what you have found so far, and say plainly what is missing or "
+    "uncertain."
+)
+
+SUMMARY_INSTRUCTIONS = (
+    "You summarise the earlier part of a conversation between a user and a data analyst "
+    "assistant, so the assistant can continue it. Keep what later questions may rely on: "
+    "the questions asked, the datasets, columns, filters and SQL used, the figures found, "
+    "assumptions made and anything left open. Write at most 200 words of plain prose or "
+    "bullets. Do not invent anything."
+)
+
+
+@dataclass(frozen=True)
+class PromptDataset:
+    """A dataset retrieval found: its name, description and full YAML."""
+
+    name: str
+    description: str | None
+    yaml: str
+
+
+@dataclass(frozen=True)
+class JoinHint:
+    """A relationship between two retrieved datasets: `from.cols = to.cols`."""
+
+    name: str
+    from_dataset: str
+    from_columns: Sequence[str]
+    to_dataset: str
+    to_columns: Sequence[str]
+    cardinality: str
+
+
+@dataclass(frozen=True)
+class PromptLimits:
+    """The limits the database tools run under, as the prompt states them."""
+
+    max_rows: int
+    timeout_s: float
+
+
+def _datasets_section(datasets: Sequence[PromptDataset]) -> str:
+    if not datasets:
+        return (
+            "## Available Datasets\n\n"
+            "The search for datasets relevant to this question found nothing. Call "
+            "`list_datasets` to see every dataset of this semantic model, then "
+            "`get_dataset_details` for the ones that look relevant, before writing SQL."
+        )
+    parts = [
+        "## Available Datasets\n\n"
+        f"These {len(datasets)} datasets looked most relevant to the question (found by "
+        "search, best first). Other datasets may exist: `list_datasets` lists them all."
+    ]
+    for dataset in datasets:
+        parts.append(f"### {dataset.name}\n\n```yaml\n{dataset.yaml.strip()}\n```")
+    return "\n\n".join(parts)
+
+
+def _joins_section(hints: Sequence[JoinHint]) -> str:
+    if not hints:
+        return ""
+    lines = [
+        "## Relationships (Join Hints)\n",
+        "Join these datasets on these columns (declared or inferred keys):",
+    ]
+    for hint in hints:
+        condition = " AND ".join(
+            f"{hint.from_dataset}.{a} = {hint.to_dataset}.{b}"
+            for a, b in zip(hint.from_columns, hint.to_columns, strict=False)
+        )
+        lines.append(f"- {condition} ({hint.cardinality.replace('_', '-')}; {hint.name})")
+    lines.append(
+        '\nJoining from the "one" side to the "many" side repeats rows: aggregate the '
+        "many side first (or count distinct keys) so totals are not inflated."
+    )
+    return "\n".join(lines)
+
+
+def _database_section(dialect: str, limits: PromptLimits) -> str:
+    name = DIALECT_NAMES.get(dialect, dialect)
+    timeout = f"{limits.timeout_s:g}"
+    return (
+        "## Database\n\n"
+        f"The database is {name}; write SQL in its dialect. Access is read-only:\n"
+        "- one statement per query: a SELECT (or WITH ... SELECT); nothing that writes, "
+        "creates, or changes settings;\n"
+        "- only the datasets of this semantic model may be read, by their `source` tables;\n"
+        f"- at most {limits.max_rows} rows come back (more are cut off and the result says "
+        "so): aggregate, filter, GROUP BY or LIMIT instead of fetching raw rows;\n"
+        f"- a query may run for {timeout} seconds at most."
+    )
+
+
+def _instructions_section() -> str:
+    return (
+        "## How to Work\n\n"
+        "1. **Understand the question.** Decide which measures, dimensions, filters and "
+        "time range it asks for.\n"
+        "2. **Plan.** Use the datasets and join hints above. If a dataset you need is not "
+        "described, call `list_datasets`, then `get_dataset_details`.\n"
+        "3. **Write SQL.** Use the `source` table names and the field names exactly as "
+        "described. Handle NULLs deliberately (COALESCE, or filter them out and say so). "
+        "Prefer aggregation in SQL to fetching rows.\n"
+        "4. **Recover from errors.**\n"
+        "   - 0 rows: call `get_sample_data` to see real values (spelling, case, date "
+        "formats), then adjust the filters.\n"
+        "   - an unknown column or table: call `get_dataset_details` for the dataset and "
+        "use the names it gives.\n"
+        "   - a SQL error: read the error message, fix the query and run it again.\n"
+        "   - you need other tables: call `list_datasets`.\n"
+        "5. **Use Python when it helps.** `run_python` is for analysis and charts "
+        "(statistics, reshaping, matplotlib), not for fetching data: get the data with "
+        "`query_database` first. Each query result is available in `run_python` as a "
+        "pandas DataFrame: `df1` for the first query of this answer, `df2` for the second, "
+        "and so on, and `df` for the latest. Save charts as PNG files (for example "
+        "`plt.savefig('chart.png')`); they are shown to the user.\n"
+        "6. **Answer.** Write the answer in Markdown: lead with the result, use a table "
+        "for several numbers, and say which datasets and filters the figures come from "
+        "and any assumption you made. Never invent a figure a query did not return."
+    )
+
+
+def _conversation_section(conversation: str) -> str:
+    if not conversation.strip():
+        return ""
+    return (
+        "## Previous Conversation\n\n"
+        "The conversation so far (tool calls abbreviated). The user's new question follows "
+        "it; earlier query results may be out of date, so query again when you need "
+        f"figures.\n\n{conversation.strip()}"
+    )
+
+
+def system_prompt(
+    datasets: Sequence[PromptDataset],
+    joins: Sequence[JoinHint],
+    dialect: str,
+    limits: PromptLimits,
+    conversation: str = "",
+) -> str:
+    """Seed 000's system prompt: role, datasets, join hints, database, instructions, history."""
+    sections = [
+        ROLE,
+        _datasets_section(datasets),
+        _joins_section(joins),
+        _database_section(dialect, limits),
+        _instructions_section(),
+        _conversation_section(conversation),
+    ]
+    return "\n\n".join(section for section in sections if section) + "\n"
+
+
+def join_hints_among(names: Sequence[str], relationships: Sequence[JoinHint]) -> list[JoinHint]:
+    """The relationships whose two ends are both among `names` (in the order given)."""
+    wanted = set(names)
+    return [r for r in relationships if r.from_dataset in wanted and r.to_dataset in wanted]

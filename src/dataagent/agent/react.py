@@ -1,0 +1,317 @@
+"""The ReAct answer: a LangGraph loop of model turns and tool calls, streamed as events.
+
+`answer_message` answers the assistant message of a chat: it loads the chat's context,
+the question and the history, retrieves the relevant datasets, builds seed 000's system
+prompt and runs the graph `agent -> tools -> agent -> ...` until the model answers without
+calling a tool. It emits `message_chunk`, `text`, `clear_streaming`, `tool_call`,
+`tool_result`, `chart`, `llm_call_start`, `llm_call_end` and `token_update`; the run that
+hosts it emits the message's start, completion or failure and stores the answer.
+
+Limits: `agent_recursion_limit` graph steps (a model turn and a tool round are one step
+each). At the limit the model is asked once, without running more tools, to answer with
+what it has; if it still gives no text the answer fails with LLM_ERROR. Three turns in a
+row with malformed tool calls end the answer with LLM_ERROR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+)
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.errors import GraphRecursionError
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+
+from dataagent.agent import history
+from dataagent.agent.events import Emit
+from dataagent.agent.grounding import ground
+from dataagent.agent.history import HistoryMessage, SavedSummary, clip, name_from_question
+from dataagent.agent.observer import EventObserver
+from dataagent.agent.prompts import (
+    NO_ANSWER,
+    NO_ANSWER_AFTER_QUERIES,
+    STEP_LIMIT_NOTICE,
+    PromptLimits,
+    system_prompt,
+)
+from dataagent.agent.tools import (
+    ToolOutcome,
+    ToolScope,
+    invalid_call_outcome,
+    make_tools,
+    run_tool_call,
+)
+from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.llm.calls import ChatClient, text_of
+from dataagent.services import chats
+from dataagent.services.context import AppContext
+
+MAX_MALFORMED_TURNS = 3
+MALFORMED = "The model kept sending malformed tool calls."
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    """Which message to answer, for whom, in which run."""
+
+    owner_id: uuid.UUID
+    chat_id: uuid.UUID
+    message_id: uuid.UUID
+    run_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer's text and its metadata (tool calls, tokens, datasets, charts, timing)."""
+
+    content: str
+    metadata: dict[str, Any]
+
+
+class AgentState(TypedDict):
+    """The graph's state: the conversation of this answer, and malformed turns in a row."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    malformed_turns: int
+
+
+class ReactLoop:
+    """The graph of one answer, with the events it emits and the tool calls it records."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        tools: list[BaseTool],
+        prompt: str,
+        emit: Emit,
+        result_chars: int,
+    ) -> None:
+        self.client = client
+        self.tools = tools
+        self.by_name = {tool.name: tool for tool in tools}
+        self.prompt = prompt
+        self.emit = emit
+        self.result_chars = result_chars
+        self.tool_calls: list[dict[str, Any]] = []
+        self.step_limit_reached = False
+        builder = StateGraph(AgentState)
+        builder.add_node("agent", self.agent)
+        builder.add_node("tools", self.run_tools)
+        builder.add_edge(START, "agent")
+        builder.add_conditional_edges("agent", self.route, ["tools", END])
+        builder.add_edge("tools", "agent")
+        self.graph = builder.compile()
+
+    async def _on_text(self, piece: str) -> None:
+        await self.emit("message_chunk", {"chunk": piece})
+
+    async def _turn(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        return await self.client.stream(
+            [SystemMessage(self.prompt), *messages], tools=self.tools, on_text=self._on_text
+        )
+
+    async def agent(self, state: AgentState) -> dict[str, Any]:
+        """One model turn; before tools run, its text is reported and the stream cleared."""
+        reply = await self._turn(state["messages"])
+        if reply.tool_calls or reply.invalid_tool_calls:
+            text = text_of(reply.content)
+            if text.strip():
+                await self.emit("text", {"content": text})
+            await self.emit("clear_streaming", {})
+        return {"messages": [reply]}
+
+    @staticmethod
+    def route(state: AgentState) -> str:
+        """To the tools while the model calls any; else the answer is done."""
+        last = state["messages"][-1]
+        if isinstance(last, AIMessage) and (last.tool_calls or last.invalid_tool_calls):
+            return "tools"
+        return END
+
+    async def run_tools(self, state: AgentState) -> dict[str, Any]:
+        """Run the turn's tool calls concurrently; each result matched to its call by id."""
+        reply = state["messages"][-1]
+        assert isinstance(reply, AIMessage)
+        valid = [dict(c) for c in reply.tool_calls]
+        invalid = [dict(c) for c in reply.invalid_tool_calls]
+        for call in valid + invalid:
+            call["id"] = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
+            await self.emit(
+                "tool_call", {"id": call["id"], "name": call.get("name"), "args": call.get("args")}
+            )
+
+        async def one(call: dict[str, Any]) -> ToolOutcome:
+            outcome = await run_tool_call(self.by_name, call)
+            await self._report(outcome)
+            return outcome
+
+        outcomes = list(await asyncio.gather(*(one(c) for c in valid)))
+        for call in invalid:
+            outcome = invalid_call_outcome(call)
+            await self._report(outcome)
+            outcomes.append(outcome)
+        malformed = state.get("malformed_turns", 0) + 1 if any(o.malformed for o in outcomes) else 0
+        if malformed >= MAX_MALFORMED_TURNS:
+            raise DataAgentError(ErrorCode.LLM_ERROR, MALFORMED)
+        return {
+            "messages": [o.message() for o in outcomes],
+            "malformed_turns": malformed,
+        }
+
+    async def _report(self, outcome: ToolOutcome) -> None:
+        result = clip(outcome.text, self.result_chars)
+        self.tool_calls.append(
+            {
+                "id": outcome.id,
+                "name": outcome.name,
+                "args": outcome.args,
+                "result": result,
+                "isError": outcome.is_error,
+                "durationMs": outcome.duration_ms,
+            }
+        )
+        await self.emit(
+            "tool_result",
+            {
+                "id": outcome.id,
+                "name": outcome.name,
+                "result": result,
+                "isError": outcome.is_error,
+                "durationMs": outcome.duration_ms,
+            },
+        )
+
+    async def run(self, question: str, recursion_limit: int) -> str:
+        """The answer's text ("" when the model gave none)."""
+        state: dict[str, Any] = {"messages": [HumanMessage(question)], "malformed_turns": 0}
+        config: RunnableConfig = {"recursion_limit": recursion_limit}
+        try:
+            async for values in self.graph.astream(
+                AgentState(messages=[HumanMessage(question)], malformed_turns=0),
+                config,
+                stream_mode="values",
+            ):
+                state = values
+        except GraphRecursionError:
+            return await self._last_word(state["messages"], recursion_limit)
+        last = state["messages"][-1]
+        return text_of(last.content) if isinstance(last, AIMessage) else ""
+
+    async def _last_word(self, messages: list[BaseMessage], steps: int) -> str:
+        """At the step limit: one more turn asking for an answer from what was found."""
+        self.step_limit_reached = True
+        kept = list(messages)
+        last = kept[-1] if kept else None
+        if isinstance(last, AIMessage) and (last.tool_calls or last.invalid_tool_calls):
+            kept.pop()  # its tool calls will not run; a call without its results is invalid
+        reply = await self._turn([*kept, HumanMessage(STEP_LIMIT_NOTICE)])
+        text = text_of(reply.content)
+        if not text.strip():
+            raise DataAgentError(
+                ErrorCode.LLM_ERROR,
+                f"The agent stopped after {steps} steps without an answer; "
+                "try a narrower question.",
+            )
+        return text
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    question: str
+    earlier: list[HistoryMessage]
+    saved: SavedSummary
+    scope: ToolScope
+    prompt_parts: tuple[Any, Any]
+
+
+async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prepared:
+    async with ctx.database.session() as session:
+        context = await chats.load_chat_context(ctx, session, request.owner_id, request.chat_id)
+        chat, messages = await chats.get_chat_with_messages(
+            session, request.owner_id, request.chat_id
+        )
+        position = next((i for i, m in enumerate(messages) if m.id == request.message_id), None)
+        if position is None or messages[position].role != "assistant":
+            raise not_found("Message")
+        asked = next((i for i in range(position - 1, -1, -1) if messages[i].role == "user"), None)
+        if asked is None:
+            raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The message answers no question.")
+        question = messages[asked].content
+        if chats.is_unnamed(chat.name):
+            first = next(m for m in messages if m.role == "user")
+            await chats.name_unnamed_chat(session, chat.id, name_from_question(first.content))
+        parts = await ground(ctx, session, context.ontology, context.model, question)
+        earlier = [HistoryMessage.of(m) for m in messages[:asked]]
+        saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
+    scope = ToolScope(
+        ctx=ctx,
+        owner_id=request.owner_id,
+        ontology=context.ontology,
+        model=context.model,
+        target=context.target,
+        emit=emit,
+        question=question,
+        run_id=request.run_id,
+        message_id=request.message_id,
+    )
+    return _Prepared(question, earlier, saved, scope, parts)
+
+
+def default_answer(queries_run: int) -> str:
+    """What an answer says when the model wrote nothing."""
+    return NO_ANSWER_AFTER_QUERIES if queries_run else NO_ANSWER
+
+
+async def answer_message(
+    ctx: AppContext, request: AnswerRequest, emit: Emit, client: ChatClient
+) -> Answer:
+    """Answer the assistant message `request.message_id` with the ReAct agent."""
+    started_at = datetime.now(UTC)
+    started = time.perf_counter()
+    client.observer = EventObserver(emit, client.observer)
+    prepared = await _prepare(ctx, request, emit)
+    settings = ctx.settings
+    conversation = await history.conversation_context(
+        ctx, client, request.chat_id, prepared.saved, prepared.earlier
+    )
+    datasets, joins = prepared.prompt_parts
+    prompt = system_prompt(
+        datasets,
+        joins,
+        prepared.scope.dialect,
+        PromptLimits(settings.query_max_rows, settings.query_timeout_s),
+        conversation,
+    )
+    loop = ReactLoop(
+        client, make_tools(prepared.scope), prompt, emit, settings.agent_tool_result_chars
+    )
+    content = await loop.run(prepared.question, settings.agent_recursion_limit)
+    if not content.strip():
+        content = default_answer(prepared.scope.queries_run)
+        await emit("message_chunk", {"chunk": content})
+    metadata: dict[str, Any] = {
+        "toolCalls": loop.tool_calls,
+        "tokensUsed": client.usage.to_json(),
+        "datasetsUsed": prepared.scope.datasets_used,
+        "charts": prepared.scope.charts,
+        "startedAt": started_at.isoformat(),
+        "durationMs": round((time.perf_counter() - started) * 1000),
+        "agentMode": "react",
+    }
+    if loop.step_limit_reached:
+        metadata["stepLimitReached"] = True
+    return Answer(content, metadata)

@@ -1,0 +1,391 @@
+"""Seed 000's five tools, bound to one answer, and the runner that executes tool calls.
+
+`query_database`, `get_dataset_details`, `get_sample_data`, `run_python` and
+`list_datasets` are LangChain tools over one `ToolScope`: the caller, the chat's query
+target (the ontology's tables are the allow-list), the question and the run. A tool that
+fails raises `ToolException` with "Error (CODE): message"; `run_tool_call` turns that (and
+unknown tools, malformed or schema-invalid arguments) into text the model reads, so the
+model can recover. Each tool opens its own short database session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+import pandas as pd
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import BaseModel, Field, ValidationError
+from sqlglot import exp
+
+from dataagent.agent.events import Emit
+from dataagent.dialects import qualified_name, sqlglot_name
+from dataagent.errors import DataAgentError
+from dataagent.semantic.model import SemanticModel
+from dataagent.services import ontologies, queries
+from dataagent.services.connections import QueryTarget
+from dataagent.services.context import AppContext
+from dataagent.sources.results import QueryResult, to_markdown
+from dataagent.store.models import Ontology
+
+SAMPLE_DEFAULT = 10
+SAMPLE_MAX = 50
+DATASET_SEPARATOR = "\n\n---\n\n"
+_MEDIA_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".svg": "image/svg+xml",
+}
+
+
+@dataclass
+class ToolScope:
+    """What one answer's tools work with, and what they collect along the way."""
+
+    ctx: AppContext
+    owner_id: uuid.UUID
+    ontology: Ontology
+    model: SemanticModel
+    target: QueryTarget
+    emit: Emit
+    question: str | None = None
+    run_id: uuid.UUID | None = None
+    message_id: uuid.UUID | None = None
+    # Every successful query's rows, in order: `df1`, `df2`, ... in run_python.
+    frames: list[pd.DataFrame] = field(default_factory=list)
+    datasets_used: list[str] = field(default_factory=list)
+    charts: list[dict[str, Any]] = field(default_factory=list)
+    queries_run: int = 0
+
+    @property
+    def dialect(self) -> str:
+        """The product dialect of the data."""
+        return self.model.dialect
+
+    def used(self, names: Sequence[str]) -> None:
+        """Note datasets the answer relied on (first use first, each once)."""
+        for name in names:
+            if name not in self.datasets_used:
+                self.datasets_used.append(name)
+
+    def datasets_of_tables(self, tables: Sequence[str]) -> list[str]:
+        """The datasets whose source tables a query read."""
+        wanted = {t.lower() for t in tables} | {t.lower().rsplit(".", 1)[-1] for t in tables}
+        found = []
+        for dataset in self.model.datasets:
+            source = dataset.source.lower()
+            if source in wanted or source.rsplit(".", 1)[-1] in wanted:
+                found.append(dataset.name)
+        return found
+
+
+def error_text(exc: DataAgentError) -> str:
+    """A tool failure as the model reads it."""
+    return f"Error ({exc.code.value}): {exc.message}"
+
+
+# --- the tools ---------------------------------------------------------------------------------
+
+
+class QueryArgs(BaseModel):
+    """Arguments of query_database."""
+
+    sql: str = Field(description="One read-only SQL SELECT (or WITH ... SELECT) statement.")
+
+
+class DetailsArgs(BaseModel):
+    """Arguments of get_dataset_details."""
+
+    datasetNames: list[str] = Field(description="Names of the datasets to describe.")
+
+
+class SampleArgs(BaseModel):
+    """Arguments of get_sample_data."""
+
+    datasetName: str = Field(description="Name of the dataset.")
+    limit: int = Field(SAMPLE_DEFAULT, description="Rows to return (default 10, at most 50).")
+
+
+class PythonArgs(BaseModel):
+    """Arguments of run_python."""
+
+    code: str = Field(description="Python code to execute.")
+
+
+class NoArgs(BaseModel):
+    """No arguments."""
+
+
+async def _run_sql(scope: ToolScope, sql: str) -> QueryResult:
+    ctx = scope.ctx
+    async with ctx.database.session() as session:
+        try:
+            recorded = await queries.run_and_record(
+                ctx,
+                session,
+                scope.owner_id,
+                scope.target,
+                sql,
+                question=scope.question,
+                run_id=scope.run_id,
+            )
+        except DataAgentError as exc:
+            raise ToolException(error_text(exc)) from exc
+    return recorded.result
+
+
+def _frame(result: QueryResult) -> pd.DataFrame:
+    return pd.DataFrame(result.rows, columns=result.columns)
+
+
+def make_tools(scope: ToolScope) -> list[BaseTool]:
+    """The five tools of seed 000, bound to this answer."""
+
+    async def query_database(sql: str) -> str:
+        result = await _run_sql(scope, sql)
+        scope.queries_run += 1
+        scope.frames.append(_frame(result))
+        scope.used(scope.datasets_of_tables(result.tables))
+        name = f"df{len(scope.frames)}"
+        return f"{to_markdown(result)}\n\n(In run_python this result is `{name}`.)"
+
+    async def get_dataset_details(datasetNames: list[str]) -> str:
+        async with scope.ctx.database.session() as session:
+            found = await ontologies.datasets_by_name(session, scope.ontology, datasetNames)
+        names = [d.name for d in found]
+        unknown = [n for n in dict.fromkeys(datasetNames) if n not in names]
+        if not found:
+            raise ToolException(
+                f"Error (NOT_FOUND): no dataset is named {', '.join(unknown) or '(none given)'}; "
+                "call list_datasets to see the names."
+            )
+        scope.used(names)
+        text = DATASET_SEPARATOR.join(d.yaml.strip() for d in found)
+        if unknown:
+            text += (
+                f"\n\n(Unknown datasets: {', '.join(unknown)}; "
+                "call list_datasets to see the names.)"
+            )
+        return text
+
+    async def get_sample_data(datasetName: str, limit: int = SAMPLE_DEFAULT) -> str:
+        dataset = scope.model.dataset(datasetName)
+        if dataset is None:
+            raise ToolException(
+                f"Error (NOT_FOUND): no dataset is named {datasetName}; "
+                "call list_datasets to see the names."
+            )
+        rows = min(max(int(limit), 1), SAMPLE_MAX)
+        table = qualified_name(dataset.source.split("."), scope.dialect)
+        sql = exp.select("*").from_(table, dialect=sqlglot_name(scope.dialect)).limit(rows)
+        result = await _run_sql(scope, sql.sql(dialect=sqlglot_name(scope.dialect)))
+        scope.used([dataset.name])
+        return to_markdown(result)
+
+    async def run_python(code: str) -> str:
+        return await _run_python(scope, code)
+
+    async def list_datasets() -> str:
+        async with scope.ctx.database.session() as session:
+            datasets, _ = await ontologies.graph(session, scope.owner_id, scope.ontology.id)
+        if not datasets:
+            return "No datasets found in the ontology."
+        lines = [
+            f"- **{d.name}**: {d.description or 'No description'} (source: {d.source or 'unknown'})"
+            for d in datasets
+        ]
+        return f"{len(datasets)} datasets available:\n\n" + "\n".join(lines)
+
+    return [
+        StructuredTool.from_function(
+            coroutine=query_database,
+            name="query_database",
+            description=(
+                "Execute a read-only SQL query against the database. Returns column names and "
+                f"rows (max {scope.ctx.settings.query_max_rows} rows, "
+                f"{scope.ctx.settings.query_timeout_s:g}-second timeout). Only SELECT queries "
+                "are allowed. For large result sets, use aggregations, GROUP BY, or LIMIT "
+                "clauses. Each result becomes a DataFrame (df1, df2, ...) for run_python."
+            ),
+            args_schema=QueryArgs,
+        ),
+        StructuredTool.from_function(
+            coroutine=get_dataset_details,
+            name="get_dataset_details",
+            description="Get detailed YAML definitions for specific datasets by name.",
+            args_schema=DetailsArgs,
+        ),
+        StructuredTool.from_function(
+            coroutine=get_sample_data,
+            name="get_sample_data",
+            description=("Get sample rows from a dataset to understand data structure and values."),
+            args_schema=SampleArgs,
+        ),
+        StructuredTool.from_function(
+            coroutine=run_python,
+            name="run_python",
+            description=(
+                "Execute Python code in a sandboxed environment. Use pandas for data "
+                "manipulation and matplotlib/seaborn for charts (save them as PNG files). "
+                "Earlier query results of this answer are DataFrames df1, df2, ... and df "
+                "(the latest). Returns stdout, errors and links to the charts."
+            ),
+            args_schema=PythonArgs,
+        ),
+        StructuredTool.from_function(
+            coroutine=list_datasets,
+            name="list_datasets",
+            description=(
+                "List ALL available datasets/tables in the ontology. Returns names, "
+                "descriptions, and source table references. Use this when you need to "
+                "discover tables beyond those provided in the system prompt."
+            ),
+            args_schema=NoArgs,
+        ),
+    ]
+
+
+async def _run_python(scope: ToolScope, code: str) -> str:
+    data: dict[str, pd.DataFrame] = {f"df{i}": f for i, f in enumerate(scope.frames, start=1)}
+    if scope.frames:
+        data["df"] = scope.frames[-1]
+    try:
+        result = await scope.ctx.sandbox.execute(code, data=data)
+    except DataAgentError as exc:
+        raise ToolException(error_text(exc)) from exc
+    blocks = []
+    if result.stdout.strip():
+        blocks.append(f"**Output:**\n```\n{result.stdout.rstrip()}\n```")
+    errors = result.stderr.rstrip()
+    if result.error is not None:
+        message = f"{result.error.code.value}: {result.error.message}"
+        errors = f"{errors}\n{message}" if errors else message
+    if errors:
+        blocks.append(f"**Errors:**\n```\n{errors}\n```")
+    if result.charts:
+        links = await _keep_images(scope, result.charts)
+        blocks.append("**Charts:**\n" + "\n".join(links))
+    blocks.append(f"(Executed in {result.execution_time_ms}ms)")
+    output = "\n\n".join(blocks)
+    if not result.ok:
+        raise ToolException(output)
+    return output
+
+
+async def _keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
+    """Store drawn images as charts of the answer; markdown links to them (not base64)."""
+    # Looked up when an image is kept: the chart service lands beside this module.
+    chart_store = importlib.import_module("dataagent.services.charts")
+
+    lines = []
+    for image in images:
+        path = PurePosixPath(image.filename)
+        title = path.stem.replace("_", " ").replace("-", " ").strip() or "chart"
+        media_type = _MEDIA_TYPES.get(path.suffix.lower(), "application/octet-stream")
+        async with scope.ctx.database.session() as session:
+            chart = await chart_store.save_image(
+                session,
+                scope.owner_id,
+                scope.message_id,
+                image.content(),
+                title,
+                media_type=media_type,
+            )
+            await session.commit()
+            chart_id = chart.id
+        url = chart_store.chart_url(chart_id)
+        entry = {"id": str(chart_id), "url": url, "title": title}
+        scope.charts.append(entry)
+        await scope.emit("chart", {**entry, "chartType": "image", "spec": None})
+        lines.append(f"![chart]({url})")
+    return lines
+
+
+# --- running the model's tool calls ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One tool call and how it went: the full text for the model, and whether it failed."""
+
+    id: str
+    name: str
+    args: Any
+    text: str
+    is_error: bool
+    duration_ms: int
+    # Malformed JSON or arguments that do not fit the tool's schema (the model's fault).
+    malformed: bool = False
+
+    def message(self) -> ToolMessage:
+        """The result as the model reads it, matched to its call by id."""
+        return ToolMessage(
+            content=self.text,
+            tool_call_id=self.id,
+            name=self.name,
+            status="error" if self.is_error else "success",
+        )
+
+
+def invalid_call_outcome(call: dict[str, Any]) -> ToolOutcome:
+    """A tool call whose arguments were not valid JSON, answered with an error."""
+    name = str(call.get("name") or "")
+    text = (
+        f"Error (VALIDATION_ERROR): the arguments of {name or 'the tool call'} were not valid "
+        f"JSON ({call.get('error') or 'could not be parsed'}); send them again as one JSON object."
+    )
+    call_id = str(call.get("id") or f"call_{uuid.uuid4().hex[:12]}")
+    return ToolOutcome(call_id, name, call.get("args"), text, True, 0, True)
+
+
+async def run_tool_call(tools: dict[str, BaseTool], call: dict[str, Any]) -> ToolOutcome:
+    """Run one tool call; every failure becomes error text the model can read."""
+    call_id, name, args = str(call.get("id") or ""), str(call.get("name") or ""), call.get("args")
+    started = time.perf_counter()
+
+    def outcome(text: str, is_error: bool = False, malformed: bool = False) -> ToolOutcome:
+        ms = round((time.perf_counter() - started) * 1000)
+        return ToolOutcome(call_id, name, args, text, is_error, ms, malformed)
+
+    tool = tools.get(name)
+    if tool is None:
+        known = ", ".join(sorted(tools))
+        return outcome(
+            f"Error (VALIDATION_ERROR): there is no tool named {name!r}; use {known}.", True
+        )
+    try:
+        result = await tool.ainvoke(args if isinstance(args, dict) else {})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
+        )
+        return outcome(
+            f"Error (VALIDATION_ERROR): invalid arguments for {name}: {problems}.", True, True
+        )
+    except ToolException as exc:
+        return outcome(str(exc), True)
+    except DataAgentError as exc:
+        return outcome(error_text(exc), True)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # a tool's own bug must not end the answer: the model is told
+        return outcome(f"Error (INTERNAL_ERROR): {name} failed ({type(exc).__name__}).", True)
+    text = result if isinstance(result, str) else json.dumps(result, default=str)
+    return outcome(text)
+
+
+async def run_tool_calls(
+    tools: dict[str, BaseTool], calls: Sequence[dict[str, Any]]
+) -> list[ToolOutcome]:
+    """Run a turn's tool calls concurrently; outcomes in the order of the calls."""
+    return list(await asyncio.gather(*(run_tool_call(tools, c) for c in calls)))
