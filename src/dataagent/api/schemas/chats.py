@@ -48,7 +48,12 @@ class ChatWithMessages(ChatPublic):
 class ChatCreate(ApiInput):
     """A new chat on one of the caller's ready ontologies."""
 
-    name: str = Field(min_length=1, max_length=255)
+    name: str = Field(
+        "New chat",
+        min_length=1,
+        max_length=255,
+        description="Left out (or `New chat`): the chat is named from its first question.",
+    )
     ontology_id: uuid.UUID
     llm_provider: LlmProvider | None = None
 
