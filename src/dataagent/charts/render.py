@@ -7,14 +7,17 @@ through `asyncio.to_thread`).
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from typing import Any
 
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import FuncFormatter
 
 from dataagent.charts.request import ChartRequest
@@ -57,7 +60,7 @@ def render_png(
     figure = Figure(figsize=(width_in, height_in), dpi=dpi, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    axes.set_title(data.title, fontsize=13, loc="left")
+    axes.set_title(_text(data.title), fontsize=13, loc="left")
     if data.chart_type == "pie":
         _pie(axes, data)
     else:
@@ -66,15 +69,15 @@ def render_png(
         else:
             _bars(axes, data, stacked=data.chart_type == "stacked_bar")
         axes.yaxis.set_major_formatter(FuncFormatter(_tick))
-        axes.set_ylabel(_short(data.value_title, 40))
-        axes.set_xlabel(_short(data.x, 40))
+        axes.set_ylabel(_text(data.value_title, 40))
+        axes.set_xlabel(_text(data.x, 40))
         axes.grid(axis="y", alpha=0.3)
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
         if data.has_legend:
             axes.legend(
-                title=data.series_column,
+                title=_text(data.series_column) if data.series_column else None,
                 loc="upper left",
                 bbox_to_anchor=(1.01, 1.0),
                 frameon=False,
@@ -98,7 +101,9 @@ def _bars(axes: Axes, data: ChartData, *, stacked: bool) -> None:
         if stacked:
             # Positive parts stack upwards from zero, negative parts downwards.
             bottoms = [up[i] if h >= 0 else down[i] for i, h in enumerate(heights)]
-            axes.bar(positions, heights, width, bottom=bottoms, label=series.name, color=colour)
+            axes.bar(
+                positions, heights, width, bottom=bottoms, label=_legend(series.name), color=colour
+            )
             for i, h in enumerate(heights):
                 if h >= 0:
                     up[i] += h
@@ -107,7 +112,11 @@ def _bars(axes: Axes, data: ChartData, *, stacked: bool) -> None:
         else:
             offset = (n - (count - 1) / 2) * width
             axes.bar(
-                [p + offset for p in positions], heights, width, label=series.name, color=colour
+                [p + offset for p in positions],
+                heights,
+                width,
+                label=_legend(series.name),
+                color=colour,
             )
     axes.axhline(0, color="#444444", linewidth=0.8)
     _category_ticks(axes, positions, [label(c) for c in data.categories])
@@ -130,7 +139,7 @@ def _lines(axes: Axes, data: ChartData) -> None:
             marker=marker,
             markersize=4,
             linewidth=2,
-            label=series.name,
+            label=_legend(series.name),
             color=PALETTE[n % len(PALETTE)],
         )
     if data.x_kind == "nominal":
@@ -146,7 +155,7 @@ def _pie(axes: Axes, data: ChartData) -> None:
     slices = [
         (label(c), float(v)) for c, v in zip(data.categories, series.values, strict=True) if v
     ]
-    labels = [_short(name, LABEL_CHARS) for name, _ in slices]
+    labels = [_text(name, LABEL_CHARS) for name, _ in slices]
     values = [value for _, value in slices]
     colours = [PALETTE[n % len(PALETTE)] for n in range(len(values))]
     inline = len(values) <= 6
@@ -165,7 +174,7 @@ def _pie(axes: Axes, data: ChartData) -> None:
         axes.legend(
             wedges,
             labels,
-            title=data.x,
+            title=_text(data.x, 40),
             loc="upper left",
             bbox_to_anchor=(1.01, 1.0),
             frameon=False,
@@ -174,7 +183,7 @@ def _pie(axes: Axes, data: ChartData) -> None:
 
 
 def _category_ticks(axes: Axes, positions: list[Any], names: list[str]) -> None:
-    shown = [_short(name, LABEL_CHARS) for name in names]
+    shown = [_text(name, LABEL_CHARS) for name in names]
     slanted = len(shown) > 12 or any(len(name) > SLANT_OVER_CHARS for name in shown)
     axes.set_xticks(positions)
     axes.set_xticklabels(
@@ -195,5 +204,23 @@ def _tick(value: float, _position: int) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _text(text: str, limit: int = 200) -> str:
+    """Text matplotlib draws as given: shortened, `$` not read as the start of math, and
+    characters the font lacks shown as a box rather than warned about one by one."""
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    glyphs = _glyphs()
+    missing = "□" if ord("□") in glyphs else "?"
+    text = "".join(c if ord(c) in glyphs or c in "\n\t" else missing for c in text)
+    return text.replace("$", r"\$")
+
+
+def _legend(name: str) -> str:
+    # A legend leaves out labels that start with "_"; a series may well be named so.
+    return _text(" " + name if name.startswith("_") else name, LABEL_CHARS)
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters the default font can draw."""
+    path = font_manager.findfont(font_manager.FontProperties())
+    return frozenset(FT2Font(path).get_charmap())

@@ -85,6 +85,15 @@ CASES = {
     "accents": chart(
         "bar", [{"k": "Zürich – Straße", "v": 1}, {"k": "São Paulo", "v": 2}], "k", ["v"]
     ),
+    # Under pytest a missing glyph's warning or a "$…$" read as math would fail the test.
+    "text the font lacks, dollars, underscores": chart(
+        "line",
+        [{"月": "2024-01", "s": "_hidden", "v": 1}, {"月": "2024-02", "s": "$x^$", "v": 2}],
+        "月",
+        ["v"],
+        series="s",
+        title="売上 📈 in $ and $ per unit",
+    ),
 }
 
 
@@ -114,3 +123,12 @@ def test_threads_draw_side_by_side() -> None:
         pngs = list(pool.map(lambda n: render_png(CASES[n]), names))
     alone = {name: render_png(CASES[name]) for name in CASES}
     assert pngs == [alone[name] for name in names]
+
+
+def test_text_is_drawn_as_given() -> None:
+    from dataagent.charts.render import _legend, _text
+
+    assert _text("Cost in $ and $ per unit") == r"Cost in \$ and \$ per unit"
+    assert _text("東京 Zürich") == "□□ Zürich"  # DejaVu Sans has no CJK glyphs
+    assert _text("x" * 40, 10) == "x" * 9 + "…"
+    assert _legend("_hidden") == " _hidden"
