@@ -30,7 +30,9 @@ MAX_MEASURES = 4
 # Measures drawn together must be of a like size: revenue beside a row count is unreadable.
 LIKE_SIZE_RATIO = 10
 
-_TIME_WORDS = re.compile(r"(^|_)(year|yr|quarter|qtr|month|week|day|date|hour)s?(_|$)", re.I)
+# The name ends in the time word: "order_year" is a time, "days_to_ship" and "total_days"
+# are measures.
+_TIME_WORDS = re.compile(r"(^|_)(year|yr|quarter|qtr|month|week|day|date|hour)$", re.I)
 _SHARE_WORDS = re.compile(r"share|percent|pct|ratio|proportion|fraction|%", re.I)
 _IDENTIFIER = re.compile(r"(^id$|_id$|[a-z]Id$|^id_|(^|_)(code|key|zip|postcode)$)", re.I)
 

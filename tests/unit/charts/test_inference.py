@@ -29,6 +29,9 @@ def test_a_year_number_is_a_time_axis_but_a_plain_number_is_a_measure() -> None:
     assert chart is not None
     assert (chart.chart_type, chart.x, chart.y) == ("line", "order_year", ["orders"])
     assert infer_chart(["price", "quantity"], [[1.5, 3], [2.5, 4]]) is None
+    durations = infer_chart(["carrier", "days_to_ship"], [["A", 3], ["B", 5]])
+    assert durations is not None
+    assert (durations.chart_type, durations.x, durations.y) == ("bar", "carrier", ["days_to_ship"])
 
 
 def test_a_date_a_label_and_a_measure_make_one_line_per_label() -> None:
