@@ -14,6 +14,7 @@ from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
 from dataagent.api.routes import (
     admin,
     auth,
+    charts,
     chats,
     connections,
     datasets,
@@ -74,6 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
         auth.router,
         users.router,
         chats.router,
+        charts.router,
         connections.router,
         datasets.router,
         semantic_models.router,

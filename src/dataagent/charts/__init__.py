@@ -1,0 +1,23 @@
+"""Charts: specs inferred from result shape, Vega-Lite for the page, PNG for the answer.
+
+A pure room: no web framework, no ORM. `ChartRequest` says what to draw; `vega_lite` and
+`render.render_png` draw it (import the latter from its module: it loads matplotlib);
+`infer_chart` proposes one from a query result's columns and rows.
+"""
+
+from dataagent.charts.inference import infer_chart
+from dataagent.charts.request import CHART_TYPES, ChartRequest, ChartType
+from dataagent.charts.shape import MAX_CATEGORIES, ChartData, describe, prepare
+from dataagent.charts.spec import vega_lite
+
+__all__ = [
+    "CHART_TYPES",
+    "MAX_CATEGORIES",
+    "ChartData",
+    "ChartRequest",
+    "ChartType",
+    "describe",
+    "infer_chart",
+    "prepare",
+    "vega_lite",
+]

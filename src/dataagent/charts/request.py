@@ -1,0 +1,181 @@
+"""A chart request: what to draw from which rows, validated with messages a model can act on."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from dataagent.charts.values import Cell, as_number
+
+ChartType = Literal["bar", "line", "pie", "stacked_bar"]
+CHART_TYPES: tuple[ChartType, ...] = ("bar", "line", "pie", "stacked_bar")
+
+MAX_ROWS = 5_000
+MAX_Y_COLUMNS = 10
+MAX_TITLE_CHARS = 200
+
+
+class ChartRequest(BaseModel):
+    """One chart: its type, title, the rows to draw and which columns go where.
+
+    `data` holds rows as objects (column name → value). `x` names the category or time
+    column; `y` the numeric columns (several y columns are drawn as several series);
+    `series` optionally names a column whose values split the rows into series (long
+    format: one row per x and series), for stacked bars and multi-line charts. Numeric
+    text in y columns ("1,234.5") is read as a number.
+    """
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    chart_type: ChartType = Field(
+        description="bar (categories), line (trends over time or an ordered axis), "
+        "pie (shares of a whole, one y column, a few categories), "
+        "stacked_bar (parts of each category: needs `series` or several y columns)."
+    )
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="The chart's title.")
+    data: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=MAX_ROWS,
+        description="The rows to draw, each an object of column name → value "
+        '(text, number, boolean or null), e.g. [{"region": "North", "revenue": 1200}].',
+    )
+    x: str = Field(min_length=1, description="The column for the x axis (categories or dates).")
+    y: list[str] = Field(
+        min_length=1,
+        max_length=MAX_Y_COLUMNS,
+        description='The numeric column(s) to plot, e.g. ["revenue"] or ["revenue", "cost"].',
+    )
+    series: str | None = Field(
+        None,
+        description="Optional column whose values split rows into series (long format), "
+        'e.g. "product" for revenue by region and product.',
+    )
+
+    @field_validator("y", mode="before")
+    @classmethod
+    def _one_column_is_a_list(cls, value: Any) -> Any:
+        # Models often pass a single column name; it means a list of one.
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("series", mode="before")
+    @classmethod
+    def _blank_series_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _check(self) -> ChartRequest:
+        _refuse_nul(self.title)
+        columns = _columns(self.data)
+        for row_number, row in enumerate(self.data, start=1):
+            for column, value in row.items():
+                _refuse_nul(column)
+                if isinstance(value, list | dict):
+                    what = "list" if isinstance(value, list) else "object"
+                    raise ValueError(
+                        f"Row {row_number}, column {column!r}: a value must be text, a number, "
+                        f"a boolean or null, not a {what}."
+                    )
+                if isinstance(value, str):
+                    _refuse_nul(value)
+                elif value is not None and not isinstance(value, int | float | bool):
+                    raise ValueError(
+                        f"Row {row_number}, column {column!r}: {value!r} is not a value."
+                    )
+        _known(self.x, "x", columns)
+        for column in self.y:
+            _known(column, "y", columns)
+        if self.series is not None:
+            _known(self.series, "series", columns)
+        self._check_roles()
+        self._check_type_fits()
+        self.data = [self._numbers_in_y(row, n) for n, row in enumerate(self.data, start=1)]
+        for column in self.y:
+            if all(row.get(column) is None for row in self.data):
+                raise ValueError(f"The y column {column!r} holds no numbers (every value is null).")
+        if self.chart_type == "pie":
+            self._check_pie()
+        return self
+
+    def _check_roles(self) -> None:
+        if len(set(self.y)) != len(self.y):
+            raise ValueError("A column is named twice in y.")
+        if self.x in self.y:
+            raise ValueError(f"The column {self.x!r} cannot be both x and y.")
+        if self.series is not None:
+            if self.series == self.x:
+                raise ValueError(f"The column {self.x!r} cannot be both x and series.")
+            if self.series in self.y:
+                raise ValueError(f"The column {self.series!r} cannot be both series and y.")
+            if len(self.y) > 1:
+                raise ValueError(
+                    "Use either series (long format: one y column, a column naming the series) "
+                    "or several y columns (wide format: one series per column), not both."
+                )
+
+    def _check_type_fits(self) -> None:
+        if self.chart_type == "pie":
+            if len(self.y) != 1:
+                raise ValueError("A pie chart takes exactly one y column.")
+            if self.series is not None:
+                raise ValueError("A pie chart cannot have series; use stacked_bar instead.")
+        if self.chart_type == "stacked_bar" and self.series is None and len(self.y) < 2:
+            raise ValueError(
+                "A stacked bar chart needs series (a column splitting each bar) or several "
+                "y columns; for one y column use a bar chart."
+            )
+
+    def _numbers_in_y(self, row: dict[str, Any], row_number: int) -> dict[str, Cell]:
+        numbers = dict(row)
+        for column in self.y:
+            try:
+                numbers[column] = as_number(row.get(column))
+            except ValueError as error:
+                raise ValueError(
+                    f"The y column {column!r} must hold numbers, but row {row_number} has "
+                    f"{row.get(column)!r} ({error}). Put numeric columns in y and the label "
+                    "column in x or series."
+                ) from None
+        return numbers
+
+    def _check_pie(self) -> None:
+        column = self.y[0]
+        values = [row[column] for row in self.data if row[column] is not None]
+        if any(v < 0 for v in values):
+            raise ValueError(
+                f"A pie chart shows shares of a whole, but {column!r} has negative values; "
+                "use a bar chart."
+            )
+        if not any(v > 0 for v in values):
+            raise ValueError(f"A pie chart needs a positive value in {column!r}.")
+
+    @property
+    def columns(self) -> list[str]:
+        """Every column the rows hold, in order of first appearance."""
+        return _columns(self.data)
+
+
+def _columns(rows: list[dict[str, Any]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for row in rows:
+        for column in row:
+            seen.setdefault(column, None)
+    return list(seen)
+
+
+def _known(column: str, role: str, columns: list[str]) -> None:
+    if column in columns:
+        return
+    close = [c for c in columns if c.lower() == column.lower()]
+    close = close or difflib.get_close_matches(column, columns, n=1, cutoff=0.6)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    listed = ", ".join(repr(c) for c in columns)
+    raise ValueError(
+        f"Unknown column {column!r} in {role}: the data has the columns {listed}.{hint}"
+    )
+
+
+def _refuse_nul(text: str) -> None:
+    if "\x00" in text:
+        raise ValueError("Text cannot contain the NUL character (\\u0000).")
