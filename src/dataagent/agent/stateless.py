@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool
 
+from dataagent.agent.chart_tool import make_chart_tool
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import ground
 from dataagent.agent.history import SUMMARY_CHARS, clip
@@ -76,15 +77,8 @@ async def _tools(
     ctx: AppContext, owner_id: uuid.UUID, scope: ToolScope, charts: list[dict[str, Any]]
 ) -> list[BaseTool]:
     tools = make_tools(scope)
-    try:
-        from dataagent.agent.chart_tool import make_chart_tool
-    except ModuleNotFoundError as exc:  # the chart tool ships with the chart service
-        if exc.name != "dataagent.agent.chart_tool":
-            raise
-        log.warning("the create_chart tool is not installed; answering without it")
-        return tools
 
-    def on_chart(chart: dict[str, Any]) -> None:
+    async def on_chart(chart: dict[str, Any]) -> None:
         charts.append(chart)
 
     return [*tools, make_chart_tool(ctx, owner_id, None, on_chart)]

@@ -11,7 +11,6 @@ model can recover. Each tool opens its own short database session.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import time
 import uuid
@@ -30,6 +29,7 @@ from dataagent.agent.events import Emit
 from dataagent.dialects import qualified_name, sqlglot_name
 from dataagent.errors import DataAgentError
 from dataagent.semantic.model import SemanticModel
+from dataagent.services import charts as chart_store
 from dataagent.services import ontologies, queries
 from dataagent.services.connections import QueryTarget
 from dataagent.services.context import AppContext
@@ -284,23 +284,25 @@ async def _run_python(scope: ToolScope, code: str) -> str:
 
 async def _keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
     """Store drawn images as charts of the answer; markdown links to them (not base64)."""
-    # Looked up when an image is kept: the chart service lands beside this module.
-    chart_store = importlib.import_module("dataagent.services.charts")
-
     lines = []
     for image in images:
         path = PurePosixPath(image.filename)
         title = path.stem.replace("_", " ").replace("-", " ").strip() or "chart"
         media_type = _MEDIA_TYPES.get(path.suffix.lower(), "application/octet-stream")
         async with scope.ctx.database.session() as session:
-            chart = await chart_store.save_image(
-                session,
-                scope.owner_id,
-                scope.message_id,
-                image.content(),
-                title,
-                media_type=media_type,
-            )
+            try:
+                chart = await chart_store.save_image(
+                    session,
+                    scope.owner_id,
+                    scope.message_id,
+                    image.content(),
+                    title,
+                    media_type=media_type,
+                )
+            except DataAgentError as exc:
+                # An SVG, a file that is not the image it claims, one too large: say so.
+                lines.append(f"(The image {image.filename} was not kept: {exc.message})")
+                continue
             await session.commit()
             chart_id = chart.id
         url = chart_store.chart_url(chart_id)

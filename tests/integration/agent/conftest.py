@@ -25,9 +25,6 @@ from dataagent.llm.calls import ChatClient, ModelInfo
 from dataagent.services import chats, connections, ontologies, semantic_models
 from dataagent.store.models import AgentRun
 
-# Enabled by the lead when the chart service (services/charts.py) is merged.
-collect_ignore = ["test_run_python_images.py"]
-
 
 @dataclass
 class Recorder:
