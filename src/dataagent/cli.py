@@ -182,6 +182,23 @@ async def _create_user(settings: Settings, email: str, password: str, role: str)
         await database.dispose()
 
 
+def _print_models(settings: Settings) -> None:
+    """Which chat models will answer, or how to configure one."""
+    from dataagent.llm import providers
+
+    enabled = providers.enabled(settings)
+    if not enabled:
+        console.print(
+            f"[yellow]Questions cannot be answered yet.[/yellow] {providers.NOT_CONFIGURED}"
+        )
+        return
+    names = ", ".join(
+        f"{providers.display_name(settings, p)} ({providers.default_model(settings, p)})"
+        for p in enabled
+    )
+    console.print(f"[bold]Chat models:[/bold] {names}")
+
+
 @app.command()
 def demo(
     serve_after: Annotated[
@@ -207,6 +224,7 @@ def demo(
         console.print(f"[bold]Password (shown once):[/bold] {password}")
     else:
         console.print(f"Sign in at {url} as {settings.admin_email} (existing account)")
+    _print_models(settings)
     sys.stdout.flush()
     if serve_after:
         _run_server(settings, settings.host, settings.port)
