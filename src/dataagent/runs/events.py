@@ -12,18 +12,18 @@ import asyncio
 import contextlib
 import json
 import uuid
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.store import runs
 from dataagent.store.database import Database
 from dataagent.vocabulary import FINISHED_RUN_STATUSES
 
 # The events that end a run's stream: an answer's and a build's last word.
-TERMINAL_EVENTS: Final = frozenset(
+TERMINAL_EVENTS: Final[frozenset[str]] = frozenset(
     {"message_complete", "message_error", "build_complete", "build_error"}
 )
 
@@ -90,6 +90,11 @@ class Notifier:
             waiter.set()
 
 
+# A run's last event (type, payload), and what makes it while failing the run's object.
+LastEvent = tuple[str, dict[str, Any]]
+Abandon = Callable[[AsyncSession], Awaitable[LastEvent]]
+
+
 class RunWriter:
     """The one writer of a run's events: the worker holding its lease numbers them."""
 
@@ -98,7 +103,6 @@ class RunWriter:
         self.run_id = run_id
         self.worker_id = worker_id
         self.seq = last_seq
-        self.ended = False  # a terminal event was appended
         self._lock = asyncio.Lock()
 
     async def append(self, event: str, data: dict[str, Any]) -> int:
@@ -117,10 +121,43 @@ class RunWriter:
             if not stored:
                 raise LeaseLost(f"run {self.run_id} is no longer held by {self.worker_id}")
             self.seq = seq
-            if event in TERMINAL_EVENTS:
-                self.ended = True
         self._log.notifier.notify(self.run_id)
         return seq
+
+    async def finish(
+        self,
+        status: Literal["succeeded", "failed"],
+        final: LastEvent | None = None,
+        *,
+        code: str | None = None,
+        message: str | None = None,
+        abandon: Abandon | None = None,
+    ) -> bool:
+        """End the run in one transaction: `abandon`'s changes (which give the last event),
+        the last event, and the run's status; so whoever reads the last event reads an
+        ended run. False when the run was no longer this worker's (nothing is written)."""
+        async with self._lock:
+            seq = self.seq + 1
+            async with self._log.database.session() as session:
+                if abandon is not None:
+                    final = await abandon(session)
+                if final is not None:
+                    event, data = final
+                    if not await runs.add_event(
+                        session, self.run_id, seq, event, encode(data), self.worker_id
+                    ):
+                        await session.rollback()
+                        return False
+                if not await runs.finish(
+                    session, self.run_id, self.worker_id, status, code, message
+                ):
+                    await session.rollback()
+                    return False
+                await session.commit()
+            if final is not None:
+                self.seq = seq
+        self._log.notifier.notify(self.run_id)
+        return True
 
 
 class EventLog:
@@ -136,21 +173,6 @@ class EventLog:
         async with self.database.session() as session:
             last = await runs.last_seq(session, run_id)
         return RunWriter(self, run_id, worker_id, last)
-
-    async def append_final(self, run_id: uuid.UUID, event: str, data: dict[str, Any]) -> int:
-        """Append the last event of a run ended by someone other than its worker (the reaper,
-        or a cancel of a run no worker holds); its seq."""
-        text = encode(data)
-        for _ in range(10):
-            try:
-                async with self.database.session() as session:
-                    seq = await runs.add_final_event(session, run_id, event, text)
-                    await session.commit()
-            except IntegrityError:
-                continue  # a straggling append took that seq first: number after it
-            self.notifier.notify(run_id)
-            return seq
-        raise RuntimeError(f"could not append {event} to run {run_id}")
 
     async def read(self, run_id: uuid.UUID, after_seq: int = 0) -> list[StoredEvent]:
         """Every stored event of the run after `after_seq`."""

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.runs.events import EventLog, LeaseLost, RunWriter, StoredEvent
+from dataagent.runs.events import TERMINAL_EVENTS, EventLog, LeaseLost, RunWriter, StoredEvent
 from dataagent.services.context import AppContext
 from dataagent.store import runs
 from dataagent.store.models import AgentRun
@@ -53,9 +53,18 @@ class RunContext:
     ontology_id: uuid.UUID | None
     writer: RunWriter
     job: _Job
+    # The terminal event, written with the run's end (see `RunWriter.finish`).
+    final: tuple[str, dict[str, Any]] | None = None
 
     async def emit(self, event: str, data: dict[str, Any]) -> None:
-        """Append an event to the run's log (stored before anyone is sent it)."""
+        """Append an event to the run's log (stored before anyone is sent it).
+
+        A terminal event (`message_complete`, ...) is kept and written in the transaction
+        that ends the run, when the handler returns.
+        """
+        if event in TERMINAL_EVENTS:
+            self.final = (event, data)
+            return
         await self.writer.append(event, data)
 
     @property
@@ -264,11 +273,12 @@ class LocalRunner:
                 return  # the reaper ended it while it waited
             handler = self.handlers[run.kind]
             writer = await self.events.writer(run_id, self.worker_id)
+            context = self._context(run, writer, job)
             try:
                 if run.cancel_requested:
                     job.reason = "cancel"
                     raise asyncio.CancelledError
-                await handler.execute(self._context(run, writer, job))
+                await handler.execute(context)
             except BaseException as exc:
                 outcome = self._outcome(run_id, exc, job)
                 if outcome is None:
@@ -276,7 +286,8 @@ class LocalRunner:
                 code, message = outcome
                 await self._fail(run, handler, writer, code, message)
                 return
-            await self._finish(run_id, "succeeded")
+            if not await writer.finish("succeeded", context.final):
+                log.warning("run %s: ended by someone else before it finished here", run_id)
         finally:
             self._slots.release()
 
@@ -324,19 +335,17 @@ class LocalRunner:
         code: ErrorCode,
         message: str | None,
     ) -> None:
-        """End a run that raised: its object failed and a terminal event, unless the handler
-        did both itself; then the run row."""
+        """End a run that raised: its object failed, its terminal event and its status, in
+        one transaction."""
         text = message or _default_message(handler, code)
-        if not writer.ended:
-            events = await self.events.read(run.id)
-            async with self.app.database.session() as session:
-                event, data = await handler.abandon(session, run, code, text, events)
-                await session.commit()
-            try:
-                await writer.append(event, data)
-            except LeaseLost:
-                return
-        await self._finish(run.id, "failed", code, text)
+        events = await self.events.read(run.id)
+
+        async def abandon(session: AsyncSession) -> tuple[str, dict[str, Any]]:
+            return await handler.abandon(session, run, code, text, events)
+
+        ended = await writer.finish("failed", code=code.value, message=text, abandon=abandon)
+        if not ended:
+            log.warning("run %s: ended by someone else before it failed here", run.id)
 
     async def _fail_unstarted(self, run_id: uuid.UUID, job: _Job) -> None:
         """A run cancelled while it waited for a slot."""
@@ -348,21 +357,6 @@ class LocalRunner:
         handler = self.handlers[run.kind]
         writer = await self.events.writer(run_id, self.worker_id)
         await self._fail(run, handler, writer, code, None)
-
-    async def _finish(
-        self,
-        run_id: uuid.UUID,
-        status: Literal["succeeded", "failed"],
-        code: ErrorCode | None = None,
-        message: str | None = None,
-    ) -> None:
-        async with self.app.database.session() as session:
-            ended = await runs.finish(
-                session, run_id, self.worker_id, status, code.value if code else None, message
-            )
-            await session.commit()
-        if not ended:
-            log.warning("run %s: ended by someone else before it finished here", run_id)
 
     async def _keep_lease(self, run_id: uuid.UUID, job: _Job) -> None:
         """Renew the run's lease every third of it; cancel the run when it is lost or when
