@@ -91,11 +91,10 @@ async def cancel_answer(
     lease renewal); a run executing here is cancelled at once.
     """
     run = await answer_run(session, owner_id, chat_id, message_id)
+    status = run.status
     if not await runs.request_cancel(session, run.id):
         await session.rollback()
-        raise DataAgentError(
-            ErrorCode.CONFLICT, f"This answer has already finished ({run.status})."
-        )
+        raise DataAgentError(ErrorCode.CONFLICT, f"This answer has already finished ({status}).")
     await session.commit()
     await system.runner.cancel(run.id)
     refreshed = await runs.get_run(session, run.id)
