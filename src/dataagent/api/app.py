@@ -22,12 +22,13 @@ from dataagent.api.routes import (
     llm,
     ontologies,
     query,
+    runs,
     semantic_models,
     users,
 )
 from dataagent.config import Settings
+from dataagent.runs.system import RunSystem
 from dataagent.services.context import AppContext
-from dataagent.services.ontologies import fail_interrupted_builds
 from dataagent.sources import isolation
 
 log = logging.getLogger(__name__)
@@ -36,16 +37,20 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings) -> FastAPI:
     """Build the app for these settings; the app database must already be migrated."""
     context = AppContext.from_settings(settings)
+    # Answers and ontology builds run as durable runs (the context's builds go on them).
+    run_system = RunSystem.install(context)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # A build the last server left running is lost: say so rather than spin for ever.
-        await fail_interrupted_builds(context)
+        # Runs (answers, builds) a stopped server left are failed as interrupted, now and
+        # periodically after (also those of another process that died), never stuck.
+        await run_system.start()
         # DuckDB queries run in children of a fork server; start it before the first one.
         await context.query_pool.run(None, isolation.warm_up)
         # The sandbox's zygotes start in the background: seconds each, not worth waiting for.
         context.sandbox.warm_up()
         yield
+        await run_system.stop()
         await context.aclose()
 
     app = FastAPI(
@@ -55,6 +60,7 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.context = context
+    app.state.runs = run_system
 
     install_error_handlers(app)
     if settings.cors_origins:
@@ -75,6 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
         auth.router,
         users.router,
         chats.router,
+        runs.router,
         charts.router,
         connections.router,
         datasets.router,

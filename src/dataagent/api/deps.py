@@ -1,7 +1,7 @@
 """Every typed FastAPI dependency the routes use: context, session, user, permission.
 
-Routes declare what they need with these aliases (`ContextDep`, `SessionDep`, `CurrentUser`,
-`require(permission)`), and never reach into `app.state` themselves.
+Routes declare what they need with these aliases (`ContextDep`, `RunsDep`, `SessionDep`,
+`CurrentUser`, `require(permission)`), and never reach into `app.state` themselves.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.runs.system import RunSystem
 from dataagent.services.context import AppContext
 from dataagent.store.models import User
 
@@ -26,6 +27,15 @@ def get_context(request: Request) -> AppContext:
 
 
 ContextDep = Annotated[AppContext, Depends(get_context)]
+
+
+def get_runs(request: Request) -> RunSystem:
+    """The app's durable runs: runner, event log, reaper."""
+    runs: RunSystem = request.app.state.runs
+    return runs
+
+
+RunsDep = Annotated[RunSystem, Depends(get_runs)]
 
 
 async def get_session(context: ContextDep) -> AsyncIterator[AsyncSession]:

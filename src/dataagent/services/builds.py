@@ -1,8 +1,9 @@
-"""Ontology builds running in this process: tracked, so none is lost to garbage collection
-and shutdown can stop them; a build that a stopped server left `building` is marked
-`failed` at the next start (see `services.ontologies.fail_interrupted_builds`).
+"""Where ontology builds run: the `BuildJobs` protocol, and `BuildTasks`, the in-process one.
 
-The agent issue's durable run queue will take builds over; until then they are in-process.
+The API puts builds on its durable runs (`dataagent.runs.builds.RunBuilds`, injected into
+the app's context): each build is a run with a lease, failed as INTERRUPTED by the reaper
+if its server stops. The command line and the demo set-up, which build and wait in one
+process, use `BuildTasks`.
 """
 
 from __future__ import annotations
@@ -10,21 +11,54 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 log = logging.getLogger(__name__)
 
+Build = Callable[[], Awaitable[None]]
+
+
+class BuildJobs(Protocol):
+    """Background ontology builds."""
+
+    async def record(
+        self, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+    ) -> None:
+        """Note the build in the caller's transaction, which sets the ontology `building`
+        (so no commit ever leaves a `building` ontology without a trace of its build)."""
+
+    async def start(self, ontology_id: uuid.UUID, build: Build) -> None:
+        """Run the recorded build in the background (after the caller's commit)."""
+
+    async def wait(self, ontology_id: uuid.UUID) -> None:
+        """Wait for the ontology's build, if one runs here."""
+
+    async def cancel_all(self) -> None:
+        """Stop every build (shutdown)."""
+
 
 class BuildTasks:
-    """The asyncio tasks of the builds in flight, by ontology id."""
+    """Builds as asyncio tasks of this process, tracked by ontology id (none is lost to
+    garbage collection, and shutdown can stop them)."""
 
     def __init__(self) -> None:
         self._tasks: dict[uuid.UUID, asyncio.Task[None]] = {}
 
-    def start(self, ontology_id: uuid.UUID, build: Coroutine[Any, Any, None]) -> None:
+    async def record(
+        self, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+    ) -> None:
+        """Nothing to note: the task is the whole record."""
+
+    async def start(self, ontology_id: uuid.UUID, build: Build) -> None:
         """Run `build` in the background (a rebuild of the same ontology waits for none)."""
-        task = asyncio.get_running_loop().create_task(build, name=f"build-{ontology_id}")
+
+        async def body() -> None:
+            await build()
+
+        task = asyncio.get_running_loop().create_task(body(), name=f"build-{ontology_id}")
         self._tasks[ontology_id] = task
         task.add_done_callback(lambda done: self._forget(ontology_id, done))
 
@@ -39,7 +73,7 @@ class BuildTasks:
         return [i for i, t in self._tasks.items() if not t.done()]
 
     async def cancel_all(self) -> None:
-        """Stop every build (shutdown); their ontologies stay `building` until the next start."""
+        """Stop every build; their ontologies stay `building` until a server's reaper."""
         tasks = [t for t in self._tasks.values() if not t.done()]
         for task in tasks:
             task.cancel()

@@ -177,29 +177,6 @@ async def complete_message(
     return message
 
 
-async def fail_message(
-    session: AsyncSession,
-    message_id: uuid.UUID,
-    code: str,
-    message: str,
-    partial_content: str = "",
-) -> DataChatMessage | None:
-    """Mark an answer failed, keeping the text shown so far and the error; commit.
-
-    A message already finished (complete or failed) is left as it is; None when it is gone.
-    """
-    row = await session.get(DataChatMessage, message_id)
-    if row is None or row.status != "generating":
-        return row
-    error = {"message": message, "code": str(code), "timestamp": utcnow().isoformat()}
-    row.content = partial_content
-    row.metadata_ = {**(row.metadata_ or {}), "error": error}
-    row.status = "failed"
-    await _touch_chat(session, row.chat_id)
-    await session.commit()
-    return row
-
-
 async def _touch_chat(session: AsyncSession, chat_id: uuid.UUID) -> None:
     chat = await session.get(DataChat, chat_id)
     if chat is not None:

@@ -14,7 +14,7 @@ from dataagent.llm.calls import ModelInfo
 from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
 from dataagent.ontology.retrieval import DatasetIndex
 from dataagent.sandbox import Sandbox, sandbox_from_settings
-from dataagent.services.builds import BuildTasks
+from dataagent.services.builds import BuildJobs, BuildTasks
 from dataagent.services.index_cache import IndexCache
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.pool import QueryPool
@@ -37,7 +37,8 @@ class AppContext:
     login_limiter: LoginLimiter
     # Refuses executions (not start-up) when bubblewrap is missing and unsafe mode is off.
     sandbox: Sandbox
-    builds: BuildTasks = field(default_factory=BuildTasks)
+    # In-process by default; the API puts builds on its durable runs.
+    builds: BuildJobs = field(default_factory=BuildTasks)
     search_indexes: IndexCache[DatasetIndex] = field(default_factory=IndexCache)
     # The model boundary's one seam: when set, every chat model is made by this function
     # (tests and benchmarks put a scripted model here) instead of from the provider settings.

@@ -1,8 +1,8 @@
 """Ontologies: create and build them, check they are ready, search them, read their parts.
 
-A build runs in the background (`AppContext.builds`); until the agent issue's durable run
-queue takes builds over, a build a stopped server left `building` is marked `failed` at the
-next start (`fail_interrupted_builds`).
+A build runs in the background (`AppContext.builds`): in the API, a durable run, which the
+run reaper fails (INTERRUPTED) when its server stopped; a build is recorded in the same
+transaction that sets its ontology `building`.
 """
 
 from __future__ import annotations
@@ -93,8 +93,9 @@ async def create_ontology(
     ontology = await ontologies.add_ontology(
         session, owner_id, semantic_model_id, name, description
     )
+    await ctx.builds.record(session, owner_id, ontology.id)
     await session.commit()
-    ctx.builds.start(ontology.id, build_ontology(ctx, ontology.id))
+    await ctx.builds.start(ontology.id, functools.partial(build_ontology, ctx, ontology.id))
     return ontology
 
 
@@ -105,8 +106,9 @@ async def rebuild_ontology(
     ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
     ontology.status = "building"
     ontology.error = None
+    await ctx.builds.record(session, owner_id, ontology.id)
     await session.commit()
-    ctx.builds.start(ontology.id, build_ontology(ctx, ontology.id))
+    await ctx.builds.start(ontology.id, functools.partial(build_ontology, ctx, ontology.id))
     return ontology
 
 
@@ -152,20 +154,6 @@ async def build_ontology(
                     exc.message if isinstance(exc, DataAgentError) else "The build failed."
                 )
                 await session.commit()
-
-
-async def fail_interrupted_builds(ctx: AppContext) -> int:
-    """Mark `failed` every ontology left `building` with no build running here (start-up)."""
-    running = set(ctx.builds.running())
-    async with ctx.database.session() as session:
-        stuck = [o for o in await ontologies.building_ontologies(session) if o.id not in running]
-        for ontology in stuck:
-            ontology.status = "failed"
-            ontology.error = INTERRUPTED
-        await session.commit()
-    if stuck:
-        log.warning("%d ontology build(s) were interrupted; marked failed", len(stuck))
-    return len(stuck)
 
 
 async def backfill_embeddings(

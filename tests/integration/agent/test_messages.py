@@ -7,6 +7,7 @@ from datetime import datetime
 from tests.integration.agent.conftest import Retail
 
 from dataagent.services import chats
+from dataagent.store import runs
 from dataagent.store.models import DataChat, DataChatMessage
 
 
@@ -33,7 +34,8 @@ async def test_complete_merges_metadata_and_is_final(retail: Retail) -> None:
     async with retail.world.database.session() as session:
         await chats.complete_message(session, reply.id, "Hello.", {"tokensUsed": {"total": 3}})
         # Later attempts to finish it again change nothing.
-        await chats.fail_message(session, reply.id, "INTERRUPTED", "lost", "partial")
+        assert not await runs.fail_generating_message(session, reply.id, "partial", {"code": "X"})
+        await session.commit()
         await chats.complete_message(session, reply.id, "Other.", {})
     row, chat = await _load(retail, reply)
     assert (row.status, row.content) == ("complete", "Hello.")
@@ -44,14 +46,15 @@ async def test_complete_merges_metadata_and_is_final(retail: Retail) -> None:
 async def test_fail_keeps_partial_text_and_the_error(retail: Retail) -> None:
     reply, _ = await _placeholder(retail)
     async with retail.world.database.session() as session:
-        await chats.fail_message(session, reply.id, "CANCELLED", "Cancelled by the user.", "Half")
+        error = {"code": "CANCELLED", "message": "Cancelled by the user."}
+        assert await runs.fail_generating_message(session, reply.id, "Half", error)
+        await session.commit()
         await chats.complete_message(session, reply.id, "Too late.", {"x": 1})
     row, _ = await _load(retail, reply)
     assert (row.status, row.content) == ("failed", "Half")
     assert row.metadata_ is not None
     error = row.metadata_["error"]
     assert (error["code"], error["message"]) == ("CANCELLED", "Cancelled by the user.")
-    assert datetime.fromisoformat(error["timestamp"]).tzinfo is not None
     assert "x" not in row.metadata_
 
 

@@ -1,0 +1,128 @@
+"""Answer runs under /api/data-agent: claim and stream, replay, cancel (docs/runs.md).
+
+The streaming routes close the request's database session before the first byte: a
+stream may last minutes, and reads the event log in short sessions of its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query
+
+from dataagent.api.deps import RunsDep, SessionDep, require
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas.runs import (
+    CANCEL_RESPONSES,
+    CLAIM_RESPONSES,
+    REPLAY_RESPONSES,
+    RunPublic,
+    StreamRequest,
+    run_public,
+)
+from dataagent.auth.permissions import Permission
+from dataagent.runs import answers
+from dataagent.runs.sse import EventStream, event_stream
+from dataagent.store.models import User
+
+router = APIRouter(prefix="/api/data-agent", tags=["data-agent"], responses=ERROR_RESPONSES)
+
+Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
+Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
+LastEventId = Annotated[
+    int | None,
+    Header(
+        alias="Last-Event-ID",
+        ge=0,
+        description="The id of the last event received: the stream resumes after it.",
+    ),
+]
+
+
+@router.post(
+    "/chats/{chat_id}/messages/{message_id}/stream",
+    operation_id="streamMessage",
+    response_class=EventStream,
+    responses=CLAIM_RESPONSES,
+)
+async def stream_message(
+    user: Writer,
+    session: SessionDep,
+    system: RunsDep,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+    last_event_id: LastEventId = None,
+) -> EventStream:
+    """Claim the assistant message, start answering it, and stream the run's events.
+
+    The answer runs on without the connection; resume with `Last-Event-ID` (here, or on
+    `.../events`). A second claim of the same message is a 409.
+    """
+    run_id, after = await answers.start_answer(
+        system, session, user.id, chat_id, message_id, last_event_id
+    )
+    await session.close()
+    return event_stream(system.events, run_id, after, system.heartbeat_s)
+
+
+@router.post(
+    "/stream/{message_id}",
+    operation_id="streamMessageById",
+    response_class=EventStream,
+    responses=CLAIM_RESPONSES,
+)
+async def stream_message_by_id(
+    user: Writer,
+    session: SessionDep,
+    system: RunsDep,
+    message_id: uuid.UUID,
+    body: StreamRequest | None = None,
+    last_event_id: LastEventId = None,
+) -> EventStream:
+    """Seed 001's form of `.../messages/{messageId}/stream`: the chat is the message's."""
+    chat_id = await answers.chat_of_message(
+        session, user.id, message_id, body.chat_id if body else None
+    )
+    run_id, after = await answers.start_answer(
+        system, session, user.id, chat_id, message_id, last_event_id
+    )
+    await session.close()
+    return event_stream(system.events, run_id, after, system.heartbeat_s)
+
+
+@router.get(
+    "/chats/{chat_id}/messages/{message_id}/events",
+    operation_id="streamMessageEvents",
+    response_class=EventStream,
+    responses=REPLAY_RESPONSES,
+)
+async def message_events(
+    user: Reader,
+    session: SessionDep,
+    system: RunsDep,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+    last_event_id: LastEventId = None,
+    after: Annotated[int | None, Query(ge=0, description="Resume after this event id.")] = None,
+) -> EventStream:
+    """Replay the answer's events after `Last-Event-ID` (or `after`), then follow it live
+    until it ends. A finished answer is replayed, never run again."""
+    run = await answers.answer_run(session, user.id, chat_id, message_id)
+    await session.close()
+    start = last_event_id if last_event_id is not None else (after or 0)
+    return event_stream(system.events, run.id, start, system.heartbeat_s)
+
+
+@router.post(
+    "/chats/{chat_id}/messages/{message_id}/cancel",
+    status_code=202,
+    operation_id="cancelMessage",
+    responses=CANCEL_RESPONSES,
+)
+async def cancel_message(
+    user: Writer, session: SessionDep, system: RunsDep, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> Envelope[RunPublic]:
+    """Stop the answer: it ends failed (CANCELLED) and the message keeps its partial text."""
+    run = await answers.cancel_answer(system, session, user.id, chat_id, message_id)
+    return Envelope(data=run_public(run))

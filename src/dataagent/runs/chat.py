@@ -1,0 +1,135 @@
+"""The run that answers a chat message: `message_start`, the agent's events, then
+`message_complete`, or `message_error` with the partial text kept on the failed message.
+
+The agent (`agent.react.answer_message`) answers with the model client of the chat
+(`services.llm.chat_client`); its traces are kept whether it succeeds or fails.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from dataagent.agent import react
+from dataagent.errors import ErrorCode
+from dataagent.llm.calls import ChatClient
+from dataagent.runs.events import StoredEvent, partial_content
+from dataagent.runs.runner import RunContext
+from dataagent.services import chats as chat_services
+from dataagent.services import llm
+from dataagent.store import chats, runs
+from dataagent.store.models import AgentRun
+from dataagent.store.types import utcnow
+
+ANSWER_CANCELLED = "The answer was cancelled."
+ANSWER_INTERRUPTED = "The server stopped while this answer was being generated."
+
+
+def message_start(run: RunContext) -> dict[str, Any]:
+    """The payload of `message_start`."""
+    return {
+        "messageId": str(run.message_id),
+        "chatId": str(run.chat_id),
+        "runId": str(run.run_id),
+        "startedAt": utcnow().isoformat(),
+    }
+
+
+def message_error(
+    message_id: uuid.UUID | None, code: ErrorCode, message: str, partial: str
+) -> dict[str, Any]:
+    """The payload of `message_error`."""
+    return {
+        "messageId": str(message_id),
+        "message": message,
+        "code": code.value,
+        "partialContent": partial,
+    }
+
+
+def partial_of(events: list[StoredEvent]) -> str:
+    """The answer text the log holds so far (see `events.partial_content`)."""
+    return partial_content((e.event, e.payload()) for e in events)
+
+
+async def fail_answer(
+    session: AsyncSession,
+    run: AgentRun,
+    code: ErrorCode,
+    message: str,
+    events: list[StoredEvent],
+) -> tuple[str, dict[str, Any]]:
+    """The message `failed` with its partial text (unless it had ended), in `session`;
+    the `message_error` event. Shared by a failing worker and the reaper."""
+    partial = partial_of(events)
+    if run.message_id is not None:
+        error = {"code": code.value, "message": message, "timestamp": utcnow().isoformat()}
+        await runs.fail_generating_message(session, run.message_id, partial, error)
+    return "message_error", message_error(run.message_id, code, message, partial)
+
+
+class ChatAnswers:
+    """The `chat_message` run kind."""
+
+    cancelled_message = ANSWER_CANCELLED
+    interrupted_message = ANSWER_INTERRUPTED
+
+    async def execute(self, run: RunContext) -> None:
+        """Answer the message with the agent and store the answer; raise on failure (the
+        runner then fails the message through `abandon`), saving the traces either way."""
+        assert run.chat_id is not None and run.message_id is not None
+        await run.emit("message_start", message_start(run))
+        database = run.app.database
+        async with database.session() as session:
+            chat = await chats.get_chat(session, run.owner_id, run.chat_id)
+            client = await llm.chat_client(run.app, session, run.owner_id, chat.llm_provider)
+        async with client:
+            answer = await self._answer(run, client)
+        await run.emit(
+            "message_complete",
+            {
+                "messageId": str(run.message_id),
+                "content": answer.content,
+                "metadata": answer.metadata,
+            },
+        )
+
+    async def _answer(self, run: RunContext, client: ChatClient) -> react.Answer:
+        assert run.chat_id is not None and run.message_id is not None
+        database = run.app.database
+        try:
+            request = react.AnswerRequest(
+                owner_id=run.owner_id,
+                chat_id=run.chat_id,
+                message_id=run.message_id,
+                run_id=run.run_id,
+            )
+            answer = await react.answer_message(run.app, request, run.emit, client)
+            async with database.session() as session:
+                await chat_services.complete_message(
+                    session, run.message_id, answer.content, answer.metadata
+                )
+        finally:
+            async with database.session() as session:
+                await llm.save_traces(
+                    session,
+                    run.owner_id,
+                    client.calls,
+                    run_id=run.run_id,
+                    message_id=run.message_id,
+                )
+                await session.commit()
+        return answer
+
+    async def abandon(
+        self,
+        session: AsyncSession,
+        run: AgentRun,
+        code: ErrorCode,
+        message: str,
+        events: list[StoredEvent],
+    ) -> tuple[str, dict[str, Any]]:
+        """The message failed with its partial text; `message_error`."""
+        return await fail_answer(session, run, code, message, events)

@@ -1,0 +1,56 @@
+"""The runs room put together for one app: event log, handlers, runner and reaper."""
+
+from __future__ import annotations
+
+from dataagent.runs.builds import OntologyBuilds, RunBuilds
+from dataagent.runs.chat import ChatAnswers
+from dataagent.runs.events import EventLog
+from dataagent.runs.reaper import Reaper
+from dataagent.runs.runner import LocalRunner, RunHandler
+from dataagent.services.context import AppContext
+from dataagent.vocabulary import RunKind
+
+
+class RunSystem:
+    """One app's durable runs. `install` makes one and gives the context its builds."""
+
+    def __init__(self, app: AppContext) -> None:
+        settings = app.settings
+        self.app = app
+        self.events = EventLog(app.database)
+        self.builds_kind = OntologyBuilds()
+        self.handlers: dict[str, RunHandler] = {
+            "chat_message": ChatAnswers(),
+            "ontology_build": self.builds_kind,
+        }
+        self.runner = LocalRunner(
+            app,
+            self.events,
+            self.handlers,
+            max_concurrency=settings.run_max_concurrency,
+            lease_s=settings.run_lease_s,
+        )
+        self.reaper = Reaper(app.database, self.events, self.handlers, settings.run_lease_s)
+        self.heartbeat_s = settings.run_heartbeat_s
+        self.lease_s = settings.run_lease_s
+
+    @classmethod
+    def install(cls, app: AppContext) -> RunSystem:
+        """A run system for the app whose context now builds ontologies on its runner."""
+        system = cls(app)
+        app.builds = RunBuilds(system.runner, system.builds_kind, system.lease_s)
+        return system
+
+    def register(self, kind: RunKind, handler: RunHandler) -> None:
+        """Execute runs of `kind` with `handler` (tests register their own)."""
+        self.handlers[kind] = handler
+
+    async def start(self) -> None:
+        """Fail what a stopped server left (the reaper's first sweep), then accept runs."""
+        await self.runner.start()
+        await self.reaper.start()
+
+    async def stop(self) -> None:
+        """Stop sweeping and stop the runs executing here (they end INTERRUPTED)."""
+        await self.reaper.stop()
+        await self.runner.stop()
