@@ -13,6 +13,7 @@ from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
 from dataagent.api.routes import (
     admin,
+    agent,
     auth,
     charts,
     chats,
@@ -81,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
         auth.router,
         users.router,
         chats.router,
+        agent.router,
         runs.router,
         charts.router,
         connections.router,

@@ -177,8 +177,3 @@ async def stale_ontology_ids(
             | Ontology.id.in_(missing)
         )
     return list(await session.scalars(query.order_by(Ontology.created_at)))
-
-
-async def building_ontologies(session: AsyncSession) -> list[Ontology]:
-    """Every ontology still marked `building`."""
-    return list(await session.scalars(select(Ontology).where(Ontology.status == "building")))

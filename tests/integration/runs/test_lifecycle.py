@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import update
@@ -55,9 +55,10 @@ async def test_cancel_keeps_the_partial_text(world: World, live: Live, scripted:
     assert (run.status, run.error_code) == ("failed", "CANCELLED")
     message = await message_of(world, message_id)
     assert (message.status, message.content) == ("failed", "Hello")
-    assert message.metadata_ == {
-        "error": {"code": "CANCELLED", "message": "The answer was cancelled."}
-    }
+    assert message.metadata_ is not None
+    error = message.metadata_["error"]
+    assert (error["code"], error["message"]) == ("CANCELLED", "The answer was cancelled.")
+    assert datetime.fromisoformat(error["timestamp"]).tzinfo is not None
     again = await client.post(chat.url(message_id, "cancel"))
     assert again.status_code == 409 and again.json()["error"]["code"] == "CONFLICT"
 

@@ -1,0 +1,35 @@
+"""Seed 002's stateless chat: `POST /api/agent/chat` streams an answer to a conversation."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from dataagent.api.deps import ContextDep, require
+from dataagent.api.schemas import ERROR_RESPONSES
+from dataagent.api.schemas.agent import STATELESS_RESPONSES, StatelessChatRequest
+from dataagent.auth.permissions import Permission
+from dataagent.runs import stateless
+from dataagent.runs.sse import EventStream
+from dataagent.store.models import User
+
+router = APIRouter(prefix="/api/agent", tags=["agent"], responses=ERROR_RESPONSES)
+
+Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
+
+
+@router.post(
+    "/chat",
+    operation_id="statelessChat",
+    response_class=EventStream,
+    responses=STATELESS_RESPONSES,
+)
+async def chat(user: Writer, context: ContextDep, body: StatelessChatRequest) -> EventStream:
+    """Answer the conversation's last question about one of the caller's ontologies, streamed.
+
+    Nothing is stored but the model calls' traces and any charts; the client keeps the
+    conversation and sends it whole each time.
+    """
+    messages = [turn.model_dump() for turn in body.messages]
+    return await stateless.start_chat(context, user.id, body.ontology_id, messages)

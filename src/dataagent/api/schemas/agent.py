@@ -1,0 +1,41 @@
+"""Seed 002's stateless chat: a conversation in, events out."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Final, Literal
+
+from pydantic import Field
+
+from dataagent.api.schemas import ApiInput, ErrorBody
+
+
+class ChatTurn(ApiInput):
+    """One message of the conversation."""
+
+    role: Literal["user", "assistant"]
+    content: str = Field(min_length=1, max_length=10_000)
+
+
+class StatelessChatRequest(ApiInput):
+    """The conversation so far (the last message is the user's question) and its ontology."""
+
+    ontology_id: uuid.UUID
+    messages: list[ChatTurn] = Field(min_length=1, max_length=100)
+
+
+_FRAMES = (
+    "Server-Sent Events without ids (a stateless stream cannot be resumed): `chunk` "
+    "{content} as text streams, `clear_streaming` {} before tools run, `tool_call` {tool, "
+    "input_summary, input_raw, thinking, result_summary, duration_ms, iteration} after each "
+    "tool, `chart` {id, url, title, chartType, spec}, then `done` {status} or `error` "
+    "{message, code}; a `: heartbeat` comment on a quiet stream (docs/events.md)."
+)
+
+STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    200: {
+        "description": "The answer's events as Server-Sent Events",
+        "content": {"text/event-stream": {"schema": {"type": "string", "description": _FRAMES}}},
+    },
+    503: {"model": ErrorBody, "description": "No language model is configured"},
+}
