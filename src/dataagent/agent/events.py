@@ -6,7 +6,32 @@ appends each event to the run's event log before anyone is sent it.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
+
+# Every event a durable run streams (`/api/data-agent/...`), each documented in
+# docs/events.md; a run refuses to emit any other.
+ANSWER_EVENTS: Final[frozenset[str]] = frozenset(
+    {
+        "message_start",
+        "message_chunk",
+        "clear_streaming",
+        "text",
+        "tool_call",
+        "tool_result",
+        "llm_call_start",
+        "llm_call_end",
+        "token_update",
+        "chart",
+        "message_complete",
+        "message_error",
+    }
+)
+BUILD_EVENTS: Final[frozenset[str]] = frozenset({"build_start", "build_complete", "build_error"})
+RUN_EVENTS: Final[frozenset[str]] = ANSWER_EVENTS | BUILD_EVENTS
+# Seed 002's stateless chat (`POST /api/agent/chat`).
+STATELESS_EVENTS: Final[frozenset[str]] = frozenset(
+    {"chunk", "clear_streaming", "tool_call", "chart", "done", "error"}
+)
 
 
 class Emit(Protocol):

@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.agent.events import RUN_EVENTS
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.events import TERMINAL_EVENTS, EventLog, LeaseLost, RunWriter, StoredEvent
 from dataagent.services.context import AppContext
@@ -62,6 +63,8 @@ class RunContext:
         A terminal event (`message_complete`, ...) is kept and written in the transaction
         that ends the run, when the handler returns.
         """
+        if event not in RUN_EVENTS:
+            raise ValueError(f"{event!r} is not a documented run event (docs/events.md)")
         if event in TERMINAL_EVENTS:
             self.final = (event, data)
             return

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Final
 
+from dataagent.agent.events import STATELESS_EVENTS
 from dataagent.agent.stateless import chat_stream, check_messages
 from dataagent.errors import DataAgentError
 from dataagent.runs.events import encode
@@ -56,6 +57,8 @@ async def _frames(
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     async def emit(event: str, data: dict[str, Any]) -> None:
+        if event not in STATELESS_EVENTS:
+            raise ValueError(f"{event!r} is not a documented stateless event (docs/events.md)")
         await queue.put(frame(event, data))
 
     async def answer() -> None:
