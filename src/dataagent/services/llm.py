@@ -253,9 +253,10 @@ async def set_default_provider(
     """Set (or clear, with None) the provider a user's new chats start with, and commit."""
     name = providers.canonical(provider) if provider is not None else None
     if provider is not None and name not in available(ctx):
-        raise _invalid(
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
             f"The provider {provider!r} is not enabled; choose one of: "
-            f"{', '.join(available(ctx)) or 'none (no provider is configured)'}."
+            f"{', '.join(available(ctx)) or 'none (no provider is configured)'}.",
         )
     user = await users.get_user(session, user_id)
     user.default_llm_provider = name

@@ -179,11 +179,19 @@ async def test_create_chat_auth_and_role(world: World) -> None:
     assert forbidden.json()["error"]["code"] == "FORBIDDEN"
 
 
+async def test_a_chat_created_without_a_name_is_a_new_chat(world: World) -> None:
+    ontology_id = str(await world.make_ontology(world.contributor))
+    response = await world.contributor.client.post(
+        "/api/data-agent/chats", json={"ontologyId": ontology_id}
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["data"]["name"] == "New chat"
+
+
 async def test_create_chat_validation(world: World) -> None:
     ontology_id = str(await world.make_ontology(world.contributor))
     client = world.contributor.client
     for body in (
-        {"ontologyId": ontology_id},
         {"name": "", "ontologyId": ontology_id},
         {"name": "   ", "ontologyId": ontology_id},
         {"name": "x" * 256, "ontologyId": ontology_id},

@@ -9,6 +9,8 @@ import uuid
 import pytest
 from tests.integration.api.conftest import World
 
+from dataagent.api.schemas import HAS_TEXT, NO_NUL
+
 
 def _random_json(rng: random.Random, depth: int = 0) -> object:
     """A random JSON value: scalars of every type, nested lists and objects."""
@@ -182,7 +184,8 @@ async def test_nul_in_any_text_is_a_400_not_a_500(world: World) -> None:
         if response.status_code == 400:
             assert response.json()["error"]["code"] == "VALIDATION_ERROR"
     schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
-    assert schema["ChatCreate"]["properties"]["name"]["pattern"] == "^[^\\x00]*$"
+    assert schema["ChatCreate"]["properties"]["name"]["pattern"] == HAS_TEXT
+    assert schema["QueryInput"]["properties"]["sql"]["pattern"] == NO_NUL
 
 
 def _strings_without_a_pattern(

@@ -7,14 +7,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from dataagent.api.deps import ContextDep, require
-from dataagent.api.schemas import ERROR_RESPONSES
+from dataagent.api.schemas import ERROR_RESPONSES, json_errors
 from dataagent.api.schemas.agent import STATELESS_RESPONSES, StatelessChatRequest
 from dataagent.auth.permissions import Permission
 from dataagent.runs import stateless
 from dataagent.runs.sse import EventStream
 from dataagent.store.models import User
 
-router = APIRouter(prefix="/api/agent", tags=["agent"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/agent", tags=["agent"], responses=json_errors(ERROR_RESPONSES))
 
 Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
 

@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query
 
 from dataagent.api.deps import RunsDep, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope, json_errors
 from dataagent.api.schemas.runs import (
     CANCEL_RESPONSES,
     CLAIM_RESPONSES,
@@ -26,7 +26,9 @@ from dataagent.runs import answers
 from dataagent.runs.sse import EventStream, event_stream
 from dataagent.store.models import User
 
-router = APIRouter(prefix="/api/data-agent", tags=["data-agent"], responses=ERROR_RESPONSES)
+router = APIRouter(
+    prefix="/api/data-agent", tags=["data-agent"], responses=json_errors(ERROR_RESPONSES)
+)
 
 Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]

@@ -15,6 +15,9 @@ T = TypeVar("T")
 
 # Text may hold any character but NUL, which no database keeps (PostgreSQL refuses it).
 NO_NUL = r"^[^\x00]*$"
+# Text that must say something: no NUL, and at least one character that is not white space
+# (white space around it is trimmed, so "  " would otherwise pass the schema and fail after).
+HAS_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 
 class ApiModel(BaseModel):
@@ -127,6 +130,23 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "Not found (or not yours)"},
     413: {"model": ErrorBody, "description": "Request body over the size limit"},
 }
+
+
+def json_errors(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """The same error responses, stated as `application/json` for a route whose own media
+    type is another (an event stream): FastAPI would otherwise file them under it."""
+    stated: dict[int | str, dict[str, Any]] = {}
+    for status, response in responses.items():
+        if response.get("model") is not ErrorBody:
+            stated[status] = response
+            continue
+        schema = {"$ref": "#/components/schemas/ErrorBody"}
+        stated[status] = {
+            "description": response["description"],
+            "content": {"application/json": {"schema": schema}},
+        }
+    return stated
+
 
 # Routes whose work runs on the query pool: a user over their share gets 429.
 POOL_RESPONSES: dict[int | str, dict[str, Any]] = {

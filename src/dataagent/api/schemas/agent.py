@@ -7,14 +7,14 @@ from typing import Any, Final, Literal
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ErrorBody
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ErrorBody, json_errors
 
 
 class ChatTurn(ApiInput):
     """One message of the conversation."""
 
     role: Literal["user", "assistant"]
-    content: str = Field(min_length=1, max_length=10_000)
+    content: str = Field(min_length=1, max_length=10_000, pattern=HAS_TEXT)
 
 
 class StatelessChatRequest(ApiInput):
@@ -32,10 +32,14 @@ _FRAMES = (
     "{message, code}; a `: heartbeat` comment on a quiet stream (docs/events.md)."
 )
 
-STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
-    200: {
-        "description": "The answer's events as Server-Sent Events",
-        "content": {"text/event-stream": {"schema": {"type": "string", "description": _FRAMES}}},
-    },
-    503: {"model": ErrorBody, "description": "No language model is configured"},
-}
+STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
+    {
+        200: {
+            "description": "The answer's events as Server-Sent Events",
+            "content": {
+                "text/event-stream": {"schema": {"type": "string", "description": _FRAMES}}
+            },
+        },
+        503: {"model": ErrorBody, "description": "No language model is configured"},
+    }
+)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
 from dataagent.store.models import DataChat, DataChatMessage
 from dataagent.vocabulary import LlmProvider, MessageRole, MessageStatus
 
@@ -52,6 +52,7 @@ class ChatCreate(ApiInput):
         "New chat",
         min_length=1,
         max_length=255,
+        pattern=HAS_TEXT,
         description="Left out (or `New chat`): the chat is named from its first question.",
     )
     ontology_id: uuid.UUID
@@ -62,14 +63,16 @@ class ChatUpdate(ApiInput):
     """A new name or LLM provider (null clears the provider back to the default)."""
 
     # Optional but never null: the schema says so (null is refused, as the schema promises).
-    name: Annotated[str, Field(min_length=1, max_length=255)] | SkipJsonSchema[None] = None
+    name: (
+        Annotated[str, Field(min_length=1, max_length=255, pattern=HAS_TEXT)] | SkipJsonSchema[None]
+    ) = None
     llm_provider: LlmProvider | None = None
 
 
 class MessageCreate(ApiInput):
     """A question for the agent."""
 
-    content: str = Field(min_length=1, max_length=10_000)
+    content: str = Field(min_length=1, max_length=10_000, pattern=HAS_TEXT)
 
 
 class MessagePair(ApiModel):

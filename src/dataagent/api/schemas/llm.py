@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -64,15 +64,32 @@ class LlmSettingsPublic(ApiModel):
     system_default: ProviderId | None
 
 
-class LlmSettingsUpdate(ApiInput):
-    """One provider's settings, replaced whole: an omitted or null field goes back to the
-    default. `reasoningLevel`: low | medium | high (OpenAI, Azure); `adaptive` or a thinking
-    budget of 1024–128000 tokens (Anthropic)."""
-
-    provider: LlmProvider
+class _SettingsUpdate(ApiInput):
     model: Annotated[str, Field(min_length=1, max_length=200)] | None = None
-    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
-    reasoning_level: Annotated[str, Field(min_length=1, max_length=20)] | int | None = None
+    temperature: Annotated[float, Field(ge=0, le=2, strict=True)] | None = None
+
+
+class OpenAISettingsUpdate(_SettingsUpdate):
+    """OpenAI's or Azure's settings: `reasoningLevel` is their `reasoning_effort`."""
+
+    provider: Literal["openai", "azure", "openai_compatible"]
+    reasoning_level: Literal["low", "medium", "high"] | None = None
+
+
+class AnthropicSettingsUpdate(_SettingsUpdate):
+    """Anthropic's settings: `reasoningLevel` is extended thinking, `adaptive` or a budget
+    of 1024–128000 tokens."""
+
+    provider: Literal["anthropic"]
+    reasoning_level: (
+        Literal["adaptive"] | Annotated[int, Field(ge=1024, le=128_000, strict=True)] | None
+    ) = None
+
+
+# One provider's settings, replaced whole: an omitted or null field goes back to the default.
+LlmSettingsUpdate = Annotated[
+    OpenAISettingsUpdate | AnthropicSettingsUpdate, Field(discriminator="provider")
+]
 
 
 class LlmTracePublic(ApiModel):

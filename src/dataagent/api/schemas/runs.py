@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel, ErrorBody
+from dataagent.api.schemas import ApiInput, ApiModel, ErrorBody, json_errors
 from dataagent.store.models import AgentRun
 from dataagent.vocabulary import RunKind, RunStatus
 
@@ -69,12 +69,14 @@ EVENT_STREAM: Final[dict[str, Any]] = {
     },
 }
 
-CLAIM_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
-    200: EVENT_STREAM,
-    409: {"model": ErrorBody, "description": "The message is claimed already, or answered"},
-    429: {"model": ErrorBody, "description": "An answer of yours is already being generated"},
-    503: {"model": ErrorBody, "description": "No language model is configured"},
-}
+CLAIM_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
+    {
+        200: EVENT_STREAM,
+        409: {"model": ErrorBody, "description": "The message is claimed already, or answered"},
+        429: {"model": ErrorBody, "description": "An answer of yours is already being generated"},
+        503: {"model": ErrorBody, "description": "No language model is configured"},
+    }
+)
 
 REPLAY_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {200: EVENT_STREAM}
 
