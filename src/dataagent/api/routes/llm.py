@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from dataagent.api.deps import ContextDep, CurrentUser, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
 from dataagent.api.schemas.llm import (
     DefaultProviderUpdate,
     LlmProvidersPublic,
@@ -36,7 +36,11 @@ async def list_providers(
     return Envelope(data=providers_public(await llm.choices(context, session, user)))
 
 
-@router.put("/api/llm/default-provider", operation_id="setDefaultLlmProvider")
+@router.put(
+    "/api/llm/default-provider",
+    operation_id="setDefaultLlmProvider",
+    responses={409: {"model": ErrorBody, "description": "That provider is not enabled here"}},
+)
 async def set_default_provider(
     user: CurrentUser, context: ContextDep, session: SessionDep, body: DefaultProviderUpdate
 ) -> Envelope[LlmProvidersPublic]:

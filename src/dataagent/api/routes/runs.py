@@ -10,6 +10,8 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.deps import RunsDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, json_errors
@@ -32,11 +34,12 @@ router = APIRouter(
 
 Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
+# Optional, but never null: a header is a value or absent (SkipJsonSchema keeps `null`
+# out of the schema, where clients would read it as a value to send).
 LastEventId = Annotated[
-    int | None,
+    Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
     Header(
         alias="Last-Event-ID",
-        ge=0,
         description="The id of the last event received: the stream resumes after it.",
     ),
 ]
@@ -106,7 +109,10 @@ async def message_events(
     chat_id: uuid.UUID,
     message_id: uuid.UUID,
     last_event_id: LastEventId = None,
-    after: Annotated[int | None, Query(ge=0, description="Resume after this event id.")] = None,
+    after: Annotated[
+        Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
+        Query(description="Resume after this event id."),
+    ] = None,
 ) -> EventStream:
     """Replay the answer's events after `Last-Event-ID` (or `after`), then follow it live
     until it ends. A finished answer is replayed, never run again."""
