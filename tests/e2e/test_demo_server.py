@@ -11,9 +11,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
 
 import dataagent
 
@@ -28,8 +30,25 @@ def _free_port() -> int:
         return port
 
 
+DemoServer = tuple[str, str, str, subprocess.Popen[str]]
+
+
 @pytest.fixture
-def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Popen[str]]]:
+def demo_env() -> dict[str, str]:
+    """Environment the demo process gets on top of the test's (none: no chat model)."""
+    return {}
+
+
+@pytest.fixture
+def demo_output() -> list[str]:
+    """What the demo process printed before it served."""
+    return []
+
+
+@pytest.fixture
+def demo_server(
+    tmp_path: Path, demo_env: dict[str, str], demo_output: list[str]
+) -> Iterator[DemoServer]:
     """A real `dataagent demo` process on a free port; yields (url, email, password, process)."""
     port = _free_port()
     env = {
@@ -40,6 +59,7 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
         "DATAAGENT_PORT": str(port),
         "DATAAGENT_LOG_LEVEL": "INFO",
         "COLUMNS": "200",
+        **demo_env,
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "dataagent", "demo"],
@@ -50,7 +70,7 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
         text=True,
     )
     url = f"http://127.0.0.1:{port}"
-    output: list[str] = []
+    output = demo_output
     password = email = None
     deadline = time.monotonic() + 180
     assert process.stdout is not None
@@ -82,9 +102,12 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, str, str, subprocess.Pope
 
 
 def test_demo_serves_and_the_printed_credentials_work(
-    demo_server: tuple[str, str, str, subprocess.Popen[str]],
+    demo_server: DemoServer, demo_output: list[str]
 ) -> None:
     url, email, password, process = demo_server
+    # No chat model is configured here: the demo says how to configure one.
+    printed = " ".join(" ".join(demo_output).split())
+    assert "Questions cannot be answered yet" in printed and "OPENAI_API_KEY" in printed
     with httpx.Client(base_url=url, timeout=10) as client:
         health = client.get("/api/health")
         assert health.status_code == 200
@@ -119,6 +142,13 @@ def test_demo_serves_and_the_printed_credentials_work(
         )
         assert sent.status_code == 201
         assert sent.json()["data"]["assistantMessage"]["status"] == "generating"
+        message_id = sent.json()["data"]["assistantMessage"]["id"]
+        stream = client.post(
+            f"/api/data-agent/chats/{chat_id}/messages/{message_id}/stream", headers=headers
+        )
+        assert stream.status_code == 503, stream.text
+        assert stream.json()["error"]["code"] == "LLM_UNAVAILABLE"
+        assert "OPENAI_API_KEY" in stream.json()["error"]["message"]
         listing = client.get("/api/data-agent/chats", headers=headers).json()["data"]
         assert listing["items"][0]["messageCount"] == 2
 
@@ -136,3 +166,74 @@ def test_demo_serves_and_the_printed_credentials_work(
 
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=20) == 0  # clean shutdown on SIGTERM
+
+
+def _store_count_model(body: dict[str, Any]) -> Step:
+    """The scripted model of the demo: count the stores with SQL, then say what came back."""
+    tool_results = [m for m in body["messages"] if m["role"] == "tool"]
+    if not tool_results:
+        return Step(tool_calls=[tool("query_database", sql="SELECT COUNT(*) AS n FROM stores")])
+    table = tool_results[-1]["content"]
+    count = re.search(r"\|\s*(\d+)\s*\|", table)
+    assert count, table
+    return Step(text=f"The retailer has {count.group(1)} stores.")
+
+
+@pytest.fixture
+def fake_model() -> Iterator[FakeOpenAIServer]:
+    """An OpenAI-compatible server answering every question about stores the same way."""
+    with FakeOpenAIServer(default=_store_count_model) as server:
+        yield server
+
+
+@pytest.fixture
+def model_env(fake_model: FakeOpenAIServer, demo_env: dict[str, str]) -> dict[str, str]:
+    """The demo pointed at the scripted model the way a user points it at Ollama or vLLM."""
+    demo_env.update(OPENAI_BASE_URL=fake_model.url, OPENAI_MODEL="llama-demo")
+    return demo_env
+
+
+def test_demo_answers_through_the_configured_model(
+    model_env: dict[str, str], demo_server: DemoServer, demo_output: list[str]
+) -> None:
+    url, email, password, _ = demo_server
+    printed = " ".join(" ".join(demo_output).split())
+    assert "Chat models: OpenAI-compatible server (llama-demo)" in printed
+    with httpx.Client(base_url=url, timeout=60) as client:
+        token = client.post("/api/auth/login", json={"email": email, "password": password}).json()[
+            "data"
+        ]["accessToken"]
+        headers = {"Authorization": f"Bearer {token}"}
+        ontology = client.get("/api/ontologies", headers=headers).json()["data"][0]
+        chat = client.post(
+            "/api/data-agent/chats", json={"ontologyId": ontology["id"]}, headers=headers
+        ).json()["data"]
+        sent = client.post(
+            f"/api/data-agent/chats/{chat['id']}/messages",
+            json={"content": "How many stores does the retailer have?"},
+            headers=headers,
+        ).json()["data"]
+        message_id = sent["assistantMessage"]["id"]
+        base = f"/api/data-agent/chats/{chat['id']}/messages/{message_id}"
+        with client.stream("POST", f"{base}/stream", headers=headers) as response:
+            assert response.status_code == 200
+            events = [
+                line.removeprefix("event: ")
+                for line in response.iter_lines()
+                if line.startswith("event: ")
+            ]
+        assert events[0] == "message_start" and events[-1] == "message_complete"
+        assert "tool_call" in events and "tool_result" in events
+        stores = client.post(
+            "/api/query",
+            json={"ontologyId": ontology["id"], "sql": "SELECT COUNT(*) AS n FROM stores"},
+            headers=headers,
+        ).json()["data"]["rows"][0][0]
+        answered = client.get(f"/api/data-agent/chats/{chat['id']}", headers=headers).json()
+        messages = answered["data"]["messages"]
+        assert messages[-1]["content"] == f"The retailer has {stores} stores."
+        assert messages[-1]["status"] == "complete"
+        # Named from its first question, and its model calls kept.
+        assert answered["data"]["name"] == "How many stores does the retailer have?"
+        traces = client.get(f"{base}/traces", headers=headers).json()["data"]
+        assert [t["model"] for t in traces] == ["llama-demo", "llama-demo"]
