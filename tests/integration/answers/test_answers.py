@@ -18,6 +18,7 @@ from tests.integration.runs.conftest import (
     parse,
     read_frames,
     run_of,
+    until,
 )
 
 from dataagent.store.models import QueryRecord
@@ -230,3 +231,34 @@ async def test_the_stateless_chat_streams_seed_002_events_with_a_chart(
     assert (await client.post("/api/agent/chat", json=bad)).status_code == 400
     unknown = dict(body, ontologyId=str(uuid.uuid4()))
     assert (await client.post("/api/agent/chat", json=unknown)).status_code == 404
+
+
+async def test_a_client_that_leaves_mid_answer_gets_every_event_back_byte_for_byte(
+    world: World, live: Live, openai_server: FakeOpenAIServer
+) -> None:
+    openai_server.push(
+        Step(tool_calls=[tool("query_database", sql=CITY_COUNTS)]),
+        Step(text="Each of the two cities has one customer.", piece=3, chunk_delay_s=0.02),
+    )
+    chat = await new_chat(world, world.contributor)
+    message_id = await chat.ask("Customers per city?")
+    client = live.clients["contributor"]
+    async with client.stream("POST", chat.url(message_id, "stream")) as response:
+        first = await read_frames(response, count=3)
+    # The client hung up after three events; the answer goes on without it.
+    seen = parse(first)
+    assert len(seen) == 3 and seen[0][1] == "message_start"
+
+    async def answered() -> bool:
+        return (await message_of(world, message_id)).status == "complete"
+
+    await until(answered, "the answer completes without its client")
+    headers = {"Last-Event-ID": str(seen[-1][0])}
+    async with client.stream("GET", chat.url(message_id, "events"), headers=headers) as response:
+        rest = await read_frames(response)
+    async with client.stream("GET", chat.url(message_id, "events")) as response:
+        replay = await read_frames(response)
+    assert first + rest == replay
+    assert parse(replay)[-1][1] == "message_complete"
+    # Replayed, never run again: the model was asked twice in all.
+    assert len(openai_server.requests) == 2
