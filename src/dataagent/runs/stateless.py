@@ -65,25 +65,29 @@ async def _frames(
         try:
             async with ctx.database.session() as session:
                 client = await llm.chat_client(ctx, session, owner_id, None)
-            async with client:
-                try:
-                    await chat_stream(ctx, owner_id, ontology_id, messages, client, emit)
-                finally:
-                    async with ctx.database.session() as session:
-                        await llm.save_traces(
-                            session, owner_id, client.calls, run_id=None, message_id=None
-                        )
-                        await session.commit()
-        except DataAgentError as exc:
+        except DataAgentError as exc:  # the model went away since the request was checked
             await emit("error", {"message": exc.message, "code": exc.code.value})
+            return
+        async with client:
+            try:
+                # Reports its own failures as `error` events.
+                await chat_stream(ctx, owner_id, ontology_id, messages, client, emit)
+            finally:
+                async with ctx.database.session() as session:
+                    await llm.save_traces(
+                        session, owner_id, client.calls, run_id=None, message_id=None
+                    )
+                    await session.commit()
+
+    async def answered() -> None:
+        try:
+            await answer()
         except Exception:
             log.exception("stateless chat failed")
-            failure = {"message": "The agent failed unexpectedly.", "code": "INTERNAL_ERROR"}
-            await emit("error", failure)
         finally:
             await queue.put(_END)
 
-    task = asyncio.create_task(answer(), name="stateless-chat")
+    task = asyncio.create_task(answered(), name="stateless-chat")
     heartbeat_s = ctx.settings.run_heartbeat_s
     try:
         while True:

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.api.deps import RunsDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, json_errors
@@ -26,6 +27,7 @@ from dataagent.api.schemas.runs import (
 from dataagent.auth.permissions import Permission
 from dataagent.runs import answers
 from dataagent.runs.sse import EventStream, event_stream
+from dataagent.runs.system import RunSystem
 from dataagent.store.models import User
 
 router = APIRouter(
@@ -43,6 +45,22 @@ LastEventId = Annotated[
         description="The id of the last event received: the stream resumes after it.",
     ),
 ]
+
+
+async def _answer_stream(
+    system: RunSystem,
+    session: AsyncSession,
+    user: User,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+    last_event_id: int | None,
+) -> EventStream:
+    """Claim and start the answer (or resume it), release the session, stream its events."""
+    run_id, after = await answers.start_answer(
+        system, session, user.id, chat_id, message_id, last_event_id
+    )
+    await session.close()
+    return event_stream(system.events, run_id, after, system.heartbeat_s)
 
 
 @router.post(
@@ -64,11 +82,7 @@ async def stream_message(
     The answer runs on without the connection; resume with `Last-Event-ID` (here, or on
     `.../events`). A second claim of the same message is a 409.
     """
-    run_id, after = await answers.start_answer(
-        system, session, user.id, chat_id, message_id, last_event_id
-    )
-    await session.close()
-    return event_stream(system.events, run_id, after, system.heartbeat_s)
+    return await _answer_stream(system, session, user, chat_id, message_id, last_event_id)
 
 
 @router.post(
@@ -89,11 +103,7 @@ async def stream_message_by_id(
     chat_id = await answers.chat_of_message(
         session, user.id, message_id, body.chat_id if body else None
     )
-    run_id, after = await answers.start_answer(
-        system, session, user.id, chat_id, message_id, last_event_id
-    )
-    await session.close()
-    return event_stream(system.events, run_id, after, system.heartbeat_s)
+    return await _answer_stream(system, session, user, chat_id, message_id, last_event_id)
 
 
 @router.get(
