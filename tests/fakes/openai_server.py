@@ -92,8 +92,7 @@ class FakeOpenAIServer:
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
         # A short poll, so that closing (which waits for the loop to notice) is quick.
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, args=(0.02,), name="fake-openai", daemon=True
@@ -145,6 +144,13 @@ class FakeOpenAIServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # socketserver listens with a backlog of 5: a burst of clients connecting at once (the
+    # agent benchmark's 200 answers) would see SYNs dropped and retried a second later.
+    request_queue_size = 1024
 
 
 def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
