@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import os
 import socket
@@ -41,6 +42,11 @@ def worker_id() -> str:
     return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+# Answer text arriving within this long is stored as one `message_chunk`: a model streams
+# a token every few milliseconds, and each event is a committed row (docs/runs.md).
+CHUNK_WINDOW_S = 0.05
+
+
 @dataclass
 class RunContext:
     """What a handler gets: the run's ids, the app, `emit`, and whether it was cancelled."""
@@ -56,19 +62,57 @@ class RunContext:
     job: _Job
     # The terminal event, written with the run's end (see `RunWriter.finish`).
     final: tuple[str, dict[str, Any]] | None = None
+    _chunks: list[str] = field(default_factory=list)
+    _flusher: asyncio.Task[None] | None = None
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def emit(self, event: str, data: dict[str, Any]) -> None:
         """Append an event to the run's log (stored before anyone is sent it).
 
+        `message_chunk`s arriving within `CHUNK_WINDOW_S` are joined into one; any other
+        event first stores the text before it, so the log keeps the order things happened.
         A terminal event (`message_complete`, ...) is kept and written in the transaction
         that ends the run, when the handler returns.
         """
         if event not in RUN_EVENTS:
             raise ValueError(f"{event!r} is not a documented run event (docs/events.md)")
+        if event == "message_chunk":
+            self._chunks.append(str(data.get("chunk", "")))
+            if self._flusher is None or self._flusher.done():
+                self._wake = asyncio.Event()
+                self._flusher = asyncio.get_running_loop().create_task(self._flush_later())
+            return
+        await self.flush()
         if event in TERMINAL_EVENTS:
             self.final = (event, data)
             return
-        await self.writer.append(event, data)
+        async with self._lock:
+            await self.writer.append(event, data)
+
+    async def flush(self) -> None:
+        """Store the answer text still waiting to be joined."""
+        flusher = self._flusher
+        if flusher is not None:
+            self._wake.set()
+            await flusher
+        await self._write_chunks()
+
+    async def _flush_later(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), CHUNK_WINDOW_S)
+            await self._write_chunks()
+            if not self._chunks or self._wake.is_set():
+                return
+
+    async def _write_chunks(self) -> None:
+        async with self._lock:
+            if not self._chunks:
+                return
+            text = "".join(self._chunks)
+            self._chunks.clear()
+            await self.writer.append("message_chunk", {"chunk": text})
 
     @property
     def cancelled(self) -> bool:
@@ -282,10 +326,14 @@ class LocalRunner:
                     job.reason = "cancel"
                     raise asyncio.CancelledError
                 await handler.execute(context)
+                await context.flush()
             except BaseException as exc:
                 outcome = self._outcome(run_id, exc, job)
                 if outcome is None:
                     return  # the run is no longer ours
+                # The text streamed before the failure belongs to the partial answer.
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(context.flush())
                 code, message = outcome
                 await self._fail(run, handler, writer, code, message)
                 return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -12,6 +12,7 @@ from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.calls import ModelInfo
 from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
+from dataagent.llm.providers import close_chat_model
 from dataagent.ontology.retrieval import DatasetIndex
 from dataagent.sandbox import Sandbox, sandbox_from_settings
 from dataagent.services.builds import BuildJobs, BuildTasks
@@ -43,6 +44,8 @@ class AppContext:
     # The model boundary's one seam: when set, every chat model is made by this function
     # (tests and benchmarks put a scripted model here) instead of from the provider settings.
     chat_model_factory: Callable[[ModelInfo], BaseChatModel] | None = None
+    # Chat models built from the provider settings, shared by every answer (services.llm).
+    chat_models: dict[Hashable, BaseChatModel] = field(default_factory=dict)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AppContext:
@@ -67,6 +70,9 @@ class AppContext:
     async def aclose(self) -> None:
         """Stop the builds still running, the sandbox, the query pool and the app database."""
         await self.builds.cancel_all()
+        for model in self.chat_models.values():
+            await close_chat_model(model)
+        self.chat_models.clear()
         await self.sandbox.aclose()
         self.query_pool.shutdown()
         await self.database.dispose()

@@ -14,12 +14,12 @@ configured, `openai` stands in as the one enabled provider.
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from langchain_core.language_models.chat_models import BaseChatModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode
@@ -169,15 +169,26 @@ async def chat_client(
     provider = _resolve(ctx, chat_provider, user.default_llm_provider)
     override = _override((await _overrides(session)).get(provider))
     info = providers.model_info(ctx.settings, provider, override)
-    closer = None
     if ctx.chat_model_factory is not None:
         model = ctx.chat_model_factory(info)
     else:
+        model = _shared_model(ctx, provider, override)
+    return ChatClient(model, info, observer=observer, max_retries=ctx.settings.llm_max_retries)
+
+
+def _shared_model(ctx: AppContext, provider: ProviderId, override: ModelOverride) -> BaseChatModel:
+    """The provider's model for these settings, built once per process and shared.
+
+    Building one costs tens of milliseconds of blocked event loop (its HTTP clients and their
+    TLS contexts); a model serves any number of answers at once. A changed admin setting
+    builds a new one; the old is closed with the context (`AppContext.aclose`).
+    """
+    key = (provider, override)
+    model = ctx.chat_models.get(key)
+    if model is None:
         model = providers.build_chat_model(ctx.settings, provider, override)
-        closer = functools.partial(providers.close_chat_model, model)
-    return ChatClient(
-        model, info, observer=observer, max_retries=ctx.settings.llm_max_retries, closer=closer
-    )
+        ctx.chat_models[key] = model
+    return model
 
 
 async def get_settings(ctx: AppContext, session: AsyncSession) -> list[ProviderSettings]:

@@ -75,19 +75,21 @@ class Scripted:
         self.raise_after_gate: Exception | None = None
 
     def at_gate(self, run_id: uuid.UUID) -> asyncio.Event:
-        """Set once the run has emitted its `before` chunks and waits at the gate."""
+        """Set once the run has stored its `before` chunks and waits at the gate."""
         return self.waiting.setdefault(run_id, asyncio.Event())
 
     async def execute(self, run: RunContext) -> None:
         await run.emit("message_start", message_start(run))
         for chunk in self.before:
             await run.emit("message_chunk", {"chunk": chunk})
+        await run.flush()  # stored (as one chunk: they came within the window)
         self.at_gate(run.run_id).set()
         await self.gate.wait()
         if self.raise_after_gate is not None:
             raise self.raise_after_gate
         for chunk in self.after:
             await run.emit("message_chunk", {"chunk": chunk})
+        await run.flush()  # a worker that lost its lease learns it here, and stops
         content = "".join(self.before + self.after)
         async with run.app.database.session() as session:
             await session.execute(

@@ -41,14 +41,15 @@ async def test_an_answer_streams_its_stored_events_and_completes_the_message(
         assert response.headers["x-accel-buffering"] == "no"
         body = await read_frames(response)
     frames = parse(body)
+    # "Hel" and "lo" came within one window and are stored as one chunk (runs.md).
     assert [event for _, event, _ in frames] == [
         "message_start",
         "message_chunk",
         "message_chunk",
-        "message_chunk",
         "message_complete",
     ]
-    assert [seq for seq, _, _ in frames] == [1, 2, 3, 4, 5]
+    assert [json.loads(data)["chunk"] for _, event, data in frames[1:3]] == ["Hello", " world"]
+    assert [seq for seq, _, _ in frames] == [1, 2, 3, 4]
     run = await run_of(world, message_id)
     # What was sent is what is stored, byte for byte: frames come from the log only.
     assert frames == await stored_events(world, run.id)
@@ -176,7 +177,7 @@ async def test_a_client_that_hangs_up_misses_nothing(
     message_id = await chat.ask()
     client = live.clients["contributor"]
     async with client.stream("POST", chat.url(message_id, "stream")) as response:
-        seen = await read_frames(response, count=2)  # message_start, "Hel"; then hang up
+        seen = await read_frames(response, count=2)  # message_start, "Hello"; then hang up
     assert [event for _, event, _ in parse(seen)] == ["message_start", "message_chunk"]
     run = await run_of(world, message_id)
     await scripted.at_gate(run.id).wait()
@@ -189,10 +190,10 @@ async def test_a_client_that_hangs_up_misses_nothing(
         chat.url(message_id, "stream"), headers={"Last-Event-ID": str(last_id)}
     )
     assert resumed.status_code == 200
-    assert [seq for seq, _, _ in parse(resumed.content)] == [3, 4, 5]
+    assert [seq for seq, _, _ in parse(resumed.content)] == [3, 4]
     replay = await client.get(chat.url(message_id, "events"))
     assert replay.content == seen + resumed.content  # byte-identical
-    after = await client.get(chat.url(message_id, "events"), params={"after": 4})
+    after = await client.get(chat.url(message_id, "events"), params={"after": 3})
     assert after.content == resumed.content[-len(after.content) :]
     assert [event for _, event, _ in parse(after.content)] == ["message_complete"]
 
@@ -206,7 +207,8 @@ async def test_each_event_is_committed_before_emit_returns(world: World, system:
 
     class Checking(Scripted):
         async def execute(self, run):  # type: ignore[no-untyped-def]
-            await run.emit("message_chunk", {"chunk": "é"})
+            # Any event but a message_chunk (those are joined for a moment, see runs.md).
+            await run.emit("text", {"content": "é"})
             seen.append(await stored_events(world, run.run_id))  # another session reads it
             await run.emit("message_complete", {"messageId": str(run.message_id)})
 
@@ -214,10 +216,8 @@ async def test_each_event_is_committed_before_emit_returns(world: World, system:
     chat = await new_chat(world, world.contributor)
     message_id = await chat.ask()
     response = await world.contributor.client.post(chat.url(message_id, "stream"))
-    assert seen == [[(1, "message_chunk", '{"chunk":"é"}')]]  # compact, UTF-8 as is
-    assert response.content.decode().startswith(
-        'id: 1\nevent: message_chunk\ndata: {"chunk":"é"}\n\n'
-    )
+    assert seen == [[(1, "text", '{"content":"é"}')]]  # compact, UTF-8 as is
+    assert response.content.decode().startswith('id: 1\nevent: text\ndata: {"content":"é"}\n\n')
 
 
 async def test_another_process_serves_the_stream_from_the_database(
@@ -261,7 +261,7 @@ async def test_the_request_session_is_released_before_streaming(
     async with live.clients["contributor"].stream("POST", chat.url(message_id, "stream")) as r:
         run = await run_of(world, message_id)
         await scripted.at_gate(run.id).wait()
-        await read_frames(r, count=3)
+        await read_frames(r, count=2)
         # The stream is open and will be for as long as the gate is shut: had the request
         # kept its session, a connection would stay checked out until the stream's end.
         pool = world.database.engine.pool
