@@ -755,7 +755,7 @@ def report(figures: dict[str, Any]) -> str:
         f"   event appends: {appends['per_answer']:g} an answer, "
         + _spread({k: v for k, v in appends.items() if k != "per_answer"})
         + " each",
-        f"   building an OpenAI chat model (done per answer on the provider path): "
+        f"   building an OpenAI chat model (once per process, then shared): "
         f"{sequential['openai_model_build_ms']} ms",
     ]
     concurrent = figures.get("concurrent")
