@@ -639,7 +639,11 @@ async def burst(
         try:
             await wait_until_up(base_url, process)
             started_rss = memory_kib(process.pid)["VmRSS"]
-            limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+            # A kept-alive connection idle past the server's keep-alive (uvicorn: 5 s) may be
+            # closed by it as the next request goes out; forget idle ones well before that.
+            limits = httpx.Limits(
+                max_connections=None, max_keepalive_connections=None, keepalive_expiry=1.0
+            )
             timeout = httpx.Timeout(300, connect=60)
             async with httpx.AsyncClient(
                 base_url=base_url, timeout=timeout, limits=limits
