@@ -11,6 +11,8 @@ import uuid
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.runs.chat import message_start
+from dataagent.runs.events import encode
 from dataagent.runs.system import RunSystem
 from dataagent.services import llm
 from dataagent.services.context import AppContext
@@ -43,6 +45,8 @@ async def start_answer(
             return existing.id, last_event_id
     require_model(system.app)
     run = await runs.claim_message(session, owner_id, chat_id, message_id, system.lease_s)
+    # The first event goes in with the claim: a client has it before a worker starts.
+    runs.add_first_event(session, run.id, "message_start", encode(message_start(run)))
     await session.commit()
     await system.runner.submit(run.id)
     return run.id, 0

@@ -27,13 +27,13 @@ ANSWER_CANCELLED = "The answer was cancelled."
 ANSWER_INTERRUPTED = "The server stopped while this answer was being generated."
 
 
-def message_start(run: RunContext) -> dict[str, Any]:
-    """The payload of `message_start`."""
+def message_start(run: AgentRun) -> dict[str, Any]:
+    """The payload of `message_start`, the first event of an answer (written with its claim)."""
     return {
         "messageId": str(run.message_id),
         "chatId": str(run.chat_id),
-        "runId": str(run.run_id),
-        "startedAt": utcnow().isoformat(),
+        "runId": str(run.id),
+        "startedAt": run.created_at.isoformat(),
     }
 
 
@@ -80,7 +80,7 @@ class ChatAnswers:
         """Answer the message with the agent and store the answer; raise on failure (the
         runner then fails the message through `abandon`), saving the traces either way."""
         assert run.chat_id is not None and run.message_id is not None
-        await run.emit("message_start", message_start(run))
+        # `message_start` was stored with the claim (runs.answers.start_answer).
         database = run.app.database
         async with database.session() as session:
             chat = await chats.get_chat(session, run.owner_id, run.chat_id)

@@ -131,6 +131,12 @@ async def claim_message(
     return run
 
 
+def add_first_event(session: AsyncSession, run_id: uuid.UUID, event: str, data: str) -> None:
+    """A run's first event (seq 1), in the transaction that creates the run: its worker's
+    writer numbers after it."""
+    session.add(RunEvent(run_id=run_id, seq=1, event=event, data=data, created_at=utcnow()))
+
+
 def add_build_run(
     session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, lease_s: float
 ) -> AgentRun:

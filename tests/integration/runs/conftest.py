@@ -25,7 +25,7 @@ from tests.integration.api.conftest import Account, World, database_url, world
 
 from dataagent.config import Settings
 from dataagent.errors import ErrorCode
-from dataagent.runs.chat import ChatAnswers, fail_answer, message_start
+from dataagent.runs.chat import ChatAnswers, fail_answer
 from dataagent.runs.events import StoredEvent
 from dataagent.runs.runner import RunContext
 from dataagent.runs.system import RunSystem
@@ -59,8 +59,9 @@ def settings(tmp_path: Path, database_url: str, run_overrides: dict[str, Any]) -
 
 
 class Scripted:
-    """A `chat_message` handler: `message_start`, the `before` chunks, then (once `gate` is
-    open) the `after` chunks, the message completed and `message_complete`."""
+    """A `chat_message` handler (the claim stored `message_start`): the `before` chunks,
+    then (once `gate` is open) the `after` chunks, the message completed and
+    `message_complete`."""
 
     cancelled_message = ChatAnswers.cancelled_message
     interrupted_message = ChatAnswers.interrupted_message
@@ -79,7 +80,6 @@ class Scripted:
         return self.waiting.setdefault(run_id, asyncio.Event())
 
     async def execute(self, run: RunContext) -> None:
-        await run.emit("message_start", message_start(run))
         for chunk in self.before:
             await run.emit("message_chunk", {"chunk": chunk})
         await run.flush()  # stored (as one chunk: they came within the window)

@@ -76,8 +76,9 @@ async def test_cancel_a_queued_run(
         await until(lambda: _equal(system.runner.queued, 1), "the second run waits")
         assert (await live.clients["other"].post(theirs.url(second, "cancel"))).status_code == 202
         frames_b = parse(await read_frames(b))
-        assert [e for _, e, _ in frames_b] == ["message_error"]  # it never started
-        assert json.loads(frames_b[0][2])["code"] == "CANCELLED"
+        # It never started: the claim's message_start, then the cancel's error.
+        assert [e for _, e, _ in frames_b] == ["message_start", "message_error"]
+        assert json.loads(frames_b[1][2])["code"] == "CANCELLED"
         scripted.gate.set()
         assert parse(await read_frames(a))[-1][1] == "message_complete"
     assert (await message_of(world, second)).status == "failed"

@@ -216,8 +216,10 @@ async def test_each_event_is_committed_before_emit_returns(world: World, system:
     chat = await new_chat(world, world.contributor)
     message_id = await chat.ask()
     response = await world.contributor.client.post(chat.url(message_id, "stream"))
-    assert seen == [[(1, "text", '{"content":"é"}')]]  # compact, UTF-8 as is
-    assert response.content.decode().startswith('id: 1\nevent: text\ndata: {"content":"é"}\n\n')
+    # message_start went in with the claim; the handler's first event is the second.
+    assert [event for _, event, _ in seen[0]] == ["message_start", "text"]
+    assert seen[0][1] == (2, "text", '{"content":"é"}')  # compact, UTF-8 as is
+    assert 'id: 2\nevent: text\ndata: {"content":"é"}\n\n' in response.content.decode()
 
 
 async def test_another_process_serves_the_stream_from_the_database(
