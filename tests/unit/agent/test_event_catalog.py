@@ -14,6 +14,8 @@ SOURCE = ROOT / "src" / "dataagent"
 EMITTED = re.compile(r"""\bemit\(\s*["']([a-z_]+)["']""")
 # `return "build_error", {...}`: the terminal events a failing run hands back.
 RETURNED = re.compile(r"""return\s+["']((?:message|build)_[a-z_]+)["'],""")
+# `add_first_event(session, run.id, "message_start", ...)`: the event stored with a claim.
+FIRST = re.compile(r"""add_first_event\([^"']*["']([a-z_]+)["']""")
 
 
 def _documented() -> set[str]:
@@ -25,6 +27,7 @@ def _emitted() -> set[str]:
     for path in SOURCE.rglob("*.py"):
         text = path.read_text()
         found |= set(EMITTED.findall(text)) | set(RETURNED.findall(text))
+        found |= set(FIRST.findall(text))
     return found
 
 
