@@ -85,7 +85,8 @@ class ChatAnswers:
         async with database.session() as session:
             chat = await chats.get_chat(session, run.owner_id, run.chat_id)
             client = await llm.chat_client(run.app, session, run.owner_id, chat.llm_provider)
-        answer = await self._answer(run, client)
+        async with client:
+            answer = await self._answer(run, client)
         await run.emit(
             "message_complete",
             {
