@@ -1,4 +1,4 @@
-"""The command line: `dataagent serve | demo | db | users | sandbox | version`."""
+"""The command line: `dataagent serve | demo | openapi | db | users | sandbox | version`."""
 
 from __future__ import annotations
 
@@ -228,6 +228,26 @@ def demo(
     sys.stdout.flush()
     if serve_after:
         _run_server(settings, settings.host, settings.port)
+
+
+@app.command()
+def openapi(
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+) -> None:
+    """Print the HTTP API's OpenAPI document (JSON) without starting a server."""
+    import json
+    from pathlib import Path
+
+    from dataagent.api.app import create_app
+
+    document = create_app(_settings()).openapi()
+    text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
 
 
 @ontology_app.command("backfill")

@@ -1,0 +1,81 @@
+// The page's own view of chats and messages: what the components draw. The hooks turn
+// the API's objects (src/api/schema.ts) and the answer's events into these.
+
+export type MessageStatus = 'generating' | 'complete' | 'failed' | 'clarification_needed';
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** What the tool returned (markdown for the SQL tools); undefined while it runs. */
+  result?: string;
+  isError?: boolean;
+  durationMs?: number;
+}
+
+export interface ChartView {
+  id: string;
+  url: string;
+  title: string;
+}
+
+export interface TokenCounts {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export interface ChatMessageView {
+  id: string;
+  chatId: string;
+  role: 'user' | 'assistant';
+  /** Markdown: the question, or the answer so far. */
+  content: string;
+  status: MessageStatus;
+  createdAt: string;
+  /** The model's words before it called tools (one entry per such turn). */
+  reasoning: string[];
+  toolCalls: ToolCallView[];
+  charts: ChartView[];
+  error?: { code: string; message: string };
+  tokensUsed?: TokenCounts;
+  durationMs?: number;
+}
+
+export interface ChatSummary {
+  id: string;
+  name: string;
+  ontologyId: string;
+  llmProvider: string | null;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+export interface OntologySummary {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string;
+  datasetCount: number;
+}
+
+export interface ProviderView {
+  id: string;
+  name: string;
+  model: string;
+  isDefault: boolean;
+}
+
+export interface Suggestion {
+  title: string;
+  description: string;
+  prompt: string;
+}
+
+export interface CurrentUser {
+  id: string;
+  email: string;
+  role: string;
+  permissions: string[];
+}
