@@ -24,4 +24,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Playwright fixtures call `use`, which is not React's.
+    files: ['e2e/**/*.ts'],
+    rules: { 'react-hooks/rules-of-hooks': 'off' },
+  },
 );

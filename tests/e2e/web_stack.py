@@ -1,0 +1,220 @@
+"""The stack the browser tests run against: a scripted model, `dataagent demo`, two users.
+
+    python -m tests.e2e.web_stack      (from the repository root; web/ must be built)
+
+starts a scripted OpenAI-compatible server (tests/fakes/openai_server.py) and a real
+`dataagent demo` process pointed at it with `OPENAI_BASE_URL`, serving the built page from
+web/dist. When both answer it prints one line, `WEB_STACK {json}`, with the base URL and the
+accounts (the demo's admin and a viewer), then runs until stdin closes or it is signalled,
+and stops everything. Playwright's global set-up (web/e2e/global-setup.ts) starts it.
+
+The model is scripted by the question, so a browser test picks the behaviour it needs:
+
+- any question: a `query_database` call on the demo's real data, then a `run_python` call
+  that draws a bar chart of that result, then an answer that quotes the result as a
+  markdown table (streamed in small pieces);
+- a question containing "slowly": no tools, a long answer streamed in small pieces, one every
+  `SLOW_PIECE_S` seconds (for stopping an answer and reloading the page mid-answer).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.e2e.servers import free_port
+from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
+
+import dataagent
+
+# The code this process imported, so the server runs it too (not another installed copy).
+SOURCE = str(Path(dataagent.__file__).resolve().parents[1])
+REPO = Path(__file__).resolve().parents[2]
+ADMIN_EMAIL = "admin@example.com"
+ADMIN_PASSWORD = "admin-password-e2e"
+VIEWER_EMAIL = "viewer@example.com"
+VIEWER_PASSWORD = "viewer-password-e2e"
+SLOW_PIECE_S = 0.15
+
+REVENUE_SQL = (
+    "SELECT s.region, ROUND(SUM(oi.quantity * oi.unit_price), 2) AS revenue\n"
+    "FROM order_items oi\n"
+    "JOIN orders o ON o.id = oi.order_id\n"
+    "JOIN stores s ON s.id = o.store_id\n"
+    "GROUP BY s.region\n"
+    "ORDER BY revenue DESC"
+)
+CHART_CODE = (
+    "import matplotlib\n"
+    "matplotlib.use('Agg')\n"
+    "import matplotlib.pyplot as plt\n"
+    "fig, ax = plt.subplots(figsize=(6, 3.5))\n"
+    "ax.bar(df['region'], df['revenue'], color='#1565c0')\n"
+    "ax.set_title('Revenue by region')\n"
+    "ax.set_ylabel('USD')\n"
+    "fig.tight_layout()\n"
+    "fig.savefig('revenue_by_region.png', dpi=80)\n"
+    "print(df.to_string(index=False))\n"
+)
+SLOW_ANSWER = " ".join(
+    f"Part {i}: the regions differ in revenue, orders and customers." for i in range(1, 41)
+)
+
+
+def _question_and_tool_results(body: dict[str, Any]) -> tuple[str, list[str]]:
+    """The last user message of a request, and the tool results that follow it."""
+    messages = body.get("messages", [])
+    last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
+    question = _text(messages[last_user].get("content"))
+    results = [_text(m.get("content")) for m in messages[last_user:] if m.get("role") == "tool"]
+    return question, results
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
+def _markdown_table(result: str) -> str:
+    """The markdown table at the start of a query_database result."""
+    lines = [line for line in result.splitlines() if line.startswith("|")]
+    return "\n".join(lines)
+
+
+def respond(body: dict[str, Any]) -> Step:
+    """The scripted model: the next step of the conversation this request carries."""
+    question, results = _question_and_tool_results(body)
+    if "slowly" in question.lower():
+        return Step(text=SLOW_ANSWER, piece=30, chunk_delay_s=SLOW_PIECE_S)
+    if not results:
+        return Step(
+            text="I will total the revenue of each region first.",
+            tool_calls=[tool("query_database", sql=REVENUE_SQL)],
+        )
+    if len(results) == 1:
+        return Step(tool_calls=[tool("run_python", code=CHART_CODE)])
+    table = _markdown_table(results[0])
+    answer = (
+        "Revenue differs clearly between the regions.\n\n"
+        f"{table}\n\n"
+        "The chart above shows the same totals; `order_items` were joined to "
+        "`orders` and `stores` to group them by region."
+    )
+    return Step(text=answer, piece=6, chunk_delay_s=0.02)
+
+
+def _wait_for_demo(process: subprocess.Popen[str], output: list[str]) -> None:
+    assert process.stdout is not None
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        output.append(line)
+        if "Uvicorn running" in line:
+            # Keep draining, so the server never blocks on a full pipe.
+            threading.Thread(target=_drain, args=(process,), daemon=True).start()
+            return
+    raise RuntimeError("the demo server did not start:\n" + "".join(output))
+
+
+def _drain(process: subprocess.Popen[str]) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        if os.environ.get("WEB_STACK_VERBOSE"):
+            sys.stderr.write(line)
+
+
+def _create_viewer(url: str) -> None:
+    with httpx.Client(base_url=url, timeout=30) as client:
+        login = client.post(
+            "/api/auth/login", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+        )
+        login.raise_for_status()
+        token = login.json()["data"]["accessToken"]
+        created = client.post(
+            "/api/users",
+            json={"email": VIEWER_EMAIL, "password": VIEWER_PASSWORD, "role": "viewer"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        if created.status_code not in (201, 409):
+            raise RuntimeError(f"could not create the viewer: {created.text}")
+
+
+def main() -> int:
+    """Start the stack, announce it, wait to be stopped."""
+    web_dir = Path(os.environ.get("DATAAGENT_WEB_DIR", REPO / "web" / "dist"))
+    if not (web_dir / "index.html").is_file():
+        sys.stderr.write(f"the page is not built ({web_dir}): run `make web`\n")
+        return 2
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    with (
+        tempfile.TemporaryDirectory(prefix="dataagent-web-e2e-") as home,
+        FakeOpenAIServer(default=respond) as model,
+    ):
+        port = free_port()
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": SOURCE,
+            "HOME": home,
+            "DATAAGENT_DATA_DIR": str(Path(home) / "data"),
+            "DATAAGENT_PORT": str(port),
+            "DATAAGENT_ADMIN_EMAIL": ADMIN_EMAIL,
+            "DATAAGENT_ADMIN_PASSWORD": ADMIN_PASSWORD,
+            "DATAAGENT_WEB_DIR": str(web_dir),
+            "DATAAGENT_LOG_LEVEL": "INFO",
+            "OPENAI_API_KEY": "sk-e2e",
+            "OPENAI_BASE_URL": model.url,
+            "OPENAI_MODEL": model.model,
+            "COLUMNS": "200",
+        }
+        process = subprocess.Popen(
+            [sys.executable, "-m", "dataagent", "demo"],
+            cwd=home,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        output: list[str] = []
+        try:
+            _wait_for_demo(process, output)
+            url = f"http://127.0.0.1:{port}"
+            _create_viewer(url)
+            announcement = {
+                "baseUrl": url,
+                "admin": {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD},
+                "viewer": {"email": VIEWER_EMAIL, "password": VIEWER_PASSWORD},
+            }
+            print("WEB_STACK " + json.dumps(announcement), flush=True)
+            # Until the parent goes away (stdin closes) or signals.
+            threading.Thread(target=lambda: (sys.stdin.read(), stopping.set()), daemon=True).start()
+            while not stopping.wait(0.2):
+                if process.poll() is not None:
+                    sys.stderr.write("the demo server stopped\n")
+                    return 1
+            return 0
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
