@@ -87,7 +87,8 @@ function AssistantMessage({ message }: ChatMessageProps) {
           py: 1.5,
           borderRadius: 2.5,
           borderBottomLeftRadius: 4,
-          width: { xs: '100%', md: 'auto' },
+          // One width for every answer, so a streaming answer does not jump as it grows.
+          width: '100%',
           maxWidth: { xs: '100%', md: '85%' },
           minWidth: 0,
         }}

@@ -26,7 +26,8 @@ describe('getToolLabel', () => {
   });
 
   it('formats durations', () => {
-    expect(formatDuration(420)).toBe('0.4 s');
+    expect(formatDuration(420)).toBe('420 ms');
+    expect(formatDuration(0)).toBe('0 ms');
     expect(formatDuration(2500)).toBe('2.5 s');
     expect(formatDuration(42000)).toBe('42 s');
     expect(formatDuration(125000)).toBe('2 min 5 s');
@@ -60,7 +61,7 @@ describe('ToolCallAccordion', () => {
     expect(screen.getByText('Result')).toBeInTheDocument();
     const table = screen.getByRole('table');
     expect(within(table).getByRole('cell', { name: 'Acme' })).toBeInTheDocument();
-    expect(screen.getByText('0.4 s')).toBeInTheDocument();
+    expect(screen.getByText('420 ms')).toBeInTheDocument();
   });
 
   it('copies the SQL', async () => {

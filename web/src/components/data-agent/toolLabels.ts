@@ -11,10 +11,10 @@ export function getToolLabel(name: string): string {
   return Object.hasOwn(TOOL_LABELS, name) ? TOOL_LABELS[name] : name;
 }
 
-/** "0.4 s", "12 s", "2 min 5 s". */
+/** "420 ms", "2.5 s", "42 s", "2 min 5 s". */
 export function formatDuration(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return null;
-  if (ms < 1000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
   const minutes = Math.floor(seconds / 60);

@@ -222,6 +222,8 @@ function Markdown({ children, dense = false, sx }: MarkdownProps) {
           },
           '& hr': { border: 0, borderTop: 1, borderColor: 'divider', my: 2 },
           '& input[type="checkbox"]': { mr: 0.5 },
+          // Cells break at spaces only (never inside a number); the table scrolls sideways.
+          '& td, & th': { overflowWrap: 'normal', wordBreak: 'normal' },
         },
         ...(Array.isArray(sx) ? sx : sx ? [sx] : []),
       ]}
