@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import SendIcon from '@mui/icons-material/Send';
 import StopIcon from '@mui/icons-material/Stop';
 
@@ -104,28 +103,22 @@ export default function ChatInput({ onSend, onStop, streaming, disabledReason, d
         }}
       />
       <Box sx={{ pb: disabledReason ? 3.5 : 0.5, flexShrink: 0 }}>
+        {/* No MUI Tooltip here: it would wrap the (disabled) button in a labelled span. */}
         {streaming ? (
-          <Tooltip title="Stop generating">
-            <span>
-              <IconButton
-                aria-label="Stop generating"
-                onClick={onStop}
-                disabled={blocked}
-                color="primary"
-                sx={{ border: 1, borderColor: 'divider' }}
-              >
-                <StopIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <IconButton
+            aria-label="Stop generating"
+            title="Stop generating"
+            onClick={onStop}
+            disabled={blocked}
+            color="primary"
+            sx={{ border: 1, borderColor: 'divider' }}
+          >
+            <StopIcon />
+          </IconButton>
         ) : (
-          <Tooltip title="Send message">
-            <span>
-              <IconButton type="submit" aria-label="Send message" disabled={!canSend} color="primary">
-                <SendIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <IconButton type="submit" aria-label="Send message" title="Send message" disabled={!canSend} color="primary">
+            <SendIcon />
+          </IconButton>
         )}
       </Box>
     </Box>

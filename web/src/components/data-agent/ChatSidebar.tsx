@@ -66,7 +66,9 @@ export default function ChatSidebar({
 }: ChatSidebarProps) {
   const groups = useMemo(() => groupChatsByDate(chats, now ?? new Date()), [chats, now]);
   const [renaming, setRenaming] = useState<ChatSummary | null>(null);
+  // The chat being deleted stays set while the dialog fades out (its text must not blank).
   const [deleting, setDeleting] = useState<ChatSummary | null>(null);
+  const [deleteOpen, setDeleteOpen] = useState(false);
   const idBase = useId();
 
   const searching = search.trim().length > 0;
@@ -169,7 +171,14 @@ export default function ChatSidebar({
                       active={chat.id === currentChatId}
                       onSelect={() => onSelectChat(chat.id)}
                       onRename={canWrite ? () => setRenaming(chat) : undefined}
-                      onDelete={canDelete ? () => setDeleting(chat) : undefined}
+                      onDelete={
+                        canDelete
+                          ? () => {
+                              setDeleting(chat);
+                              setDeleteOpen(true);
+                            }
+                          : undefined
+                      }
                     />
                   ))}
                 </List>
@@ -191,15 +200,15 @@ export default function ChatSidebar({
         }}
       />
       <ConfirmDialog
-        open={deleting !== null}
+        open={deleteOpen && deleting !== null}
         title="Delete chat?"
         confirmLabel="Delete"
         destructive
-        onCancel={() => setDeleting(null)}
+        onCancel={() => setDeleteOpen(false)}
         onConfirm={async () => {
           if (!deleting) return;
           await onDeleteChat(deleting.id);
-          setDeleting(null);
+          setDeleteOpen(false);
         }}
       >
         “{deleting?.name}” and all its messages will be deleted. This cannot be undone.
