@@ -1,3 +1,12 @@
+import { useId, useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
 import type { OntologySummary, ProviderView } from '../../types';
 
 export interface NewChatInput {
@@ -16,7 +25,128 @@ export interface NewChatDialogProps {
   error?: string | null;
 }
 
-// STUB: replaced by the components helper.
+export function providerLabel(provider: Pick<ProviderView, 'name' | 'model'>): string {
+  return provider.model ? `${provider.name} · ${provider.model}` : provider.name;
+}
+
+/** Pick an ontology (ready ones only), an optional name and the model; Create. */
 export default function NewChatDialog(props: NewChatDialogProps) {
-  return props.open ? <div role="dialog">New chat</div> : null;
+  const { open, onClose } = props;
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+      <DialogTitle id={titleId}>New chat</DialogTitle>
+      {/* A closed Dialog unmounts its children: the form starts afresh on every open. */}
+      <NewChatForm {...props} />
+    </Dialog>
+  );
+}
+
+function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewChatDialogProps) {
+  const ready = ontologies.filter((o) => o.status === 'ready');
+  const [chosenOntology, setChosenOntology] = useState('');
+  const [name, setName] = useState('');
+  const [provider, setProvider] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // Exactly one ready ontology: it is the choice (also when the list arrives after opening).
+  const ontologyId = ready.some((o) => o.id === chosenOntology)
+    ? chosenOntology
+    : ready.length === 1
+      ? ready[0].id
+      : '';
+  const defaultProvider = providers.find((p) => p.isDefault) ?? providers[0];
+  const providerId = providers.some((p) => p.id === provider) ? provider : '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ontologyId || busy) return;
+    const input: NewChatInput = { ontologyId };
+    if (name.trim()) input.name = name.trim();
+    if (providerId) input.llmProvider = providerId;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await onCreate(input);
+    } catch (err) {
+      setFailure(err instanceof Error && err.message ? err.message : 'Could not create the chat.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shownError = failure ?? error ?? null;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <DialogContent sx={{ pt: 1, display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {ready.length === 0 ? (
+          <Alert severity="info">
+            No ontology is ready yet. A chat asks questions about an ontology (a data model of your
+            datasets): build one first, then start a chat here.
+          </Alert>
+        ) : (
+          <TextField
+            select
+            label="Ontology"
+            value={ontologyId}
+            onChange={(e) => setChosenOntology(e.target.value)}
+            required
+            fullWidth
+            margin="dense"
+            helperText="The data model this conversation asks about"
+          >
+            {ready.map((o) => (
+              <MenuItem key={o.id} value={o.id}>
+                {o.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+
+        <TextField
+          label="Chat name (optional)"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          fullWidth
+          helperText="Named after your first question if left empty"
+          slotProps={{ htmlInput: { maxLength: 200 } }}
+        />
+
+        {providers.length > 0 ? (
+          <TextField
+            select
+            label="Model"
+            value={providerId}
+            onChange={(e) => setProvider(e.target.value)}
+            fullWidth
+            helperText="The model that answers in this chat"
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          >
+            <MenuItem value="">Default ({defaultProvider ? providerLabel(defaultProvider) : 'none'})</MenuItem>
+            {providers.map((p) => (
+              <MenuItem key={p.id} value={p.id}>
+                {providerLabel(p)}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : (
+          <Alert severity="warning">
+            No model is configured: the chat can be created, but questions need a model.
+          </Alert>
+        )}
+
+        {shownError && <Alert severity="error">{shownError}</Alert>}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="contained" disabled={!ontologyId || busy}>
+          Create
+        </Button>
+      </DialogActions>
+    </form>
+  );
 }
