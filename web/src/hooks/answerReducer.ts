@@ -4,9 +4,6 @@
 import type { Schemas } from '../api/client';
 import type { ChartView, ChatMessageView, TokenCounts, ToolCallView } from '../types';
 
-/** The events that end an answer's stream. */
-export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['message_complete', 'message_error']);
-
 type Json = Record<string, unknown>;
 
 /** Returns the message after one event of its answer; unknown events leave it unchanged. */
