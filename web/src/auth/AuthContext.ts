@@ -8,6 +8,8 @@ export interface AuthValue {
   user: CurrentUser | null;
   /** Why the session could not be checked (status `error`): a sentence. */
   error: string | null;
+  /** Signed out by the Sign out button (not a lost session): no way back to offer. */
+  signedOutByUser: boolean;
   /** Whether the signed-in user holds a permission (`data_agent:write`, …). */
   can: (permission: string) => boolean;
   /** Signs in; throws ApiError with the server's sentence when refused. */

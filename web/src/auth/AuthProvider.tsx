@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
 import { useApi } from '../api/ApiContext';
 import { ApiError, errorMessage, expectOk, unwrap, type Schemas } from '../api/client';
 import type { CurrentUser } from '../types';
@@ -9,6 +8,7 @@ interface SessionState {
   status: AuthStatus;
   user: CurrentUser | null;
   error: string | null;
+  signedOutByUser?: boolean;
 }
 
 const SIGNED_OUT: SessionState = { status: 'signedOut', user: null, error: null };
@@ -24,7 +24,6 @@ function toCurrentUser(user: Schemas['UserPublic']): CurrentUser {
  */
 export default function AuthProvider({ children }: { children: ReactNode }) {
   const api = useApi();
-  const navigate = useNavigate();
   const [session, setSession] = useState<SessionState>({ status: 'loading', user: null, error: null });
   const [check, setCheck] = useState(0);
   const checking = useRef<AbortController | null>(null);
@@ -63,9 +62,9 @@ export default function AuthProvider({ children }: { children: ReactNode }) {
     } catch {
       // Signed out here all the same; the cookie expires on its own.
     }
-    navigate('/signin', { replace: true });
-    setSession(SIGNED_OUT);
-  }, [api, navigate]);
+    // RequireAuth sends a signed-out person to /signin; without `next`, as they chose to leave.
+    setSession({ ...SIGNED_OUT, signedOutByUser: true });
+  }, [api]);
 
   const reload = useCallback(() => {
     setSession({ status: 'loading', user: null, error: null });
@@ -74,7 +73,10 @@ export default function AuthProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<AuthValue>(
     () => ({
-      ...session,
+      status: session.status,
+      user: session.user,
+      error: session.error,
+      signedOutByUser: session.signedOutByUser ?? false,
       can: (permission: string) => session.user?.permissions.includes(permission) ?? false,
       signIn,
       signOut,

@@ -9,10 +9,11 @@ import { signInPathFor } from './nextPath';
 
 /** Its children for a signed-in person; the sign-in page (coming back here) for anyone else. */
 export default function RequireAuth({ children }: { children: ReactNode }) {
-  const { status, error, reload } = useAuth();
+  const { status, error, reload, signedOutByUser } = useAuth();
   const location = useLocation();
   if (status === 'signedOut') {
-    return <Navigate to={signInPathFor(location.pathname + location.search)} replace />;
+    const to = signedOutByUser ? '/signin' : signInPathFor(location.pathname + location.search);
+    return <Navigate to={to} replace />;
   }
   if (status === 'error') {
     return (
