@@ -79,3 +79,27 @@ export function sseResponse({ chunks, end = 'close' }: StreamScript): Response {
   });
   return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
 }
+
+export interface LiveStream {
+  response: Response;
+  push: (text: string) => void;
+  close: () => void;
+  drop: () => void;
+}
+
+/** A 200 event stream the test writes to as it goes. */
+export function liveSse(): LiveStream {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    response: new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    push: (text) => controller.enqueue(encoder.encode(text)),
+    close: () => controller.close(),
+    drop: () => controller.error(new TypeError('network error')),
+  };
+}

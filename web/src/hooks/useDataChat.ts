@@ -83,7 +83,9 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         setStreaming((s) => (s?.controller === controller ? null : s));
         if (following.current === controller) following.current = null;
         if (outcome.kind === 'aborted') return;
-        if (outcome.kind === 'failed') {
+        // Not started, and this person may not start it: it stays as it is (generating).
+        const unclaimed = outcome.kind === 'failed' && outcome.error.status === 404 && start === 'attach' && !canWrite;
+        if (outcome.kind === 'failed' && !unclaimed) {
           // Refused (no model, one answer at a time, …) or the connection stayed lost: say
           // why in the message and keep what it had.
           const { code, message } = outcome.error;
