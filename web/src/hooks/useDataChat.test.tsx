@@ -8,13 +8,13 @@ import { useDataChat } from './useDataChat';
 
 const BASE = '/api/data-agent/chats/c1';
 
-function setup(handler: Handler, canWrite = true) {
+function setup(handler: Handler, canWrite = true, claimMessageId: string | null = null) {
   const network = fakeNetwork(handler);
   const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
   const onChanged = vi.fn();
   const onError = vi.fn();
   const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
-  const hook = renderHook(() => useDataChat('c1', { canWrite, onChanged, onError }), { wrapper });
+  const hook = renderHook(() => useDataChat('c1', { canWrite, onChanged, onError, claimMessageId }), { wrapper });
   return { network, hook, onChanged, onError };
 }
 
@@ -142,6 +142,23 @@ describe('useDataChat', () => {
     });
     await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
     expect(t.network.calls()).toEqual([`GET ${BASE}`, `GET ${BASE}/messages/m2/events`, `POST ${BASE}/messages/m2/stream`]);
+  });
+
+  it('claims at once an answer the page has just asked for', async () => {
+    const t = setup(
+      (req) => {
+        if (req.method === 'GET' && req.path === BASE) {
+          return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+        }
+        const stream = liveSse();
+        stream.push(frame(1, 'message_complete', { messageId: 'm2', content: 'Done.', metadata: {} }));
+        return stream.response;
+      },
+      true,
+      'm2',
+    );
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
+    expect(t.network.calls()).toEqual([`GET ${BASE}`, `POST ${BASE}/messages/m2/stream`]);
   });
 
   it('a viewer replays an answer but never claims one', async () => {

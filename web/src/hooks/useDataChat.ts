@@ -33,6 +33,11 @@ export interface DataChatOptions {
   onChanged?: () => void;
   /** An action failed: a sentence to show. */
   onError?: (message: string) => void;
+  /**
+   * An answer this page has just asked for and not yet claimed (a suggestion sent from the
+   * no-chat screen): claimed at once rather than first asking for its events (a 404).
+   */
+  claimMessageId?: string | null;
 }
 
 export interface DataChatState {
@@ -106,7 +111,9 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         setState({ chatId, version, status: 'ready', chat: toChatSummary(chat), messages, error: null });
         // An answer still being written when the page (re)loaded: attach to it and replay.
         const last = messages.at(-1);
-        if (last?.role === 'assistant' && last.status === 'generating') follow(last.id, 'attach');
+        if (last?.role === 'assistant' && last.status === 'generating') {
+          follow(last.id, last.id === callbacks.current.claimMessageId && canWrite ? 'claim' : 'attach');
+        }
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted || isAbortError(error)) return;
@@ -126,7 +133,7 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
       following.current?.abort();
       following.current = null;
     };
-  }, [api, chatId, version, follow]);
+  }, [api, chatId, version, follow, canWrite]);
 
   const send = useCallback(
     async (text: string) => {

@@ -28,6 +28,8 @@ export interface ChatViewProps {
   onOpenSidebar?: () => void;
   onChanged: () => void;
   onError: (message: string) => void;
+  /** The answer to claim on load (see useDataChat). */
+  claimMessageId?: string | null;
 }
 
 /** Why the input is disabled for this person, if it is. */
@@ -37,8 +39,8 @@ export function disabledReasonFor(canWrite: boolean, role: string): string | nul
 
 /** One chat: its header, the messages (or suggestions while empty) and the input. */
 export default function ChatView(props: ChatViewProps) {
-  const { chatId, canWrite, onChanged, onError, onOpenSidebar } = props;
-  const data = useDataChat(chatId, { canWrite, onChanged, onError });
+  const { chatId, canWrite, onChanged, onError, onOpenSidebar, claimMessageId } = props;
+  const data = useDataChat(chatId, { canWrite, onChanged, onError, claimMessageId });
   const [draft, setDraft] = useState('');
   const chat = props.summary ?? data.chat;
   const empty = data.status === 'ready' && data.messages.length === 0;

@@ -5,7 +5,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { errorMessage, unwrap } from '../api/client';
 import { useApi } from '../api/ApiContext';
 import { PERMISSIONS, useAuth } from '../auth/AuthContext';
@@ -20,10 +20,16 @@ import { useSuggestions } from '../hooks/useSuggestions';
 import { SIDEBAR_WIDTH } from '../theme';
 import ChatView from './ChatView';
 
+/** Navigation state: the chat page should claim this answer (it was just asked for). */
+interface ClaimState {
+  claim: string;
+}
+
 /** The data agent (seed 000): the chat list beside one chat, or the welcome screen. */
 export default function DataAgentPage() {
   const { chatId } = useParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const api = useApi();
   const { user, can } = useAuth();
   const canWrite = can(PERMISSIONS.chatWrite);
@@ -78,7 +84,7 @@ export default function DataAgentPage() {
   };
 
   // A suggestion on the no-chat screen: a chat on the first ready ontology, asked at once.
-  // The question is stored here; the chat page finds its answer unclaimed and claims it.
+  // The question is stored here; the chat page claims its answer (told so by the state).
   const askInNewChat = async (prompt: string) => {
     if (!canWrite) return;
     if (!firstReady) {
@@ -87,14 +93,15 @@ export default function DataAgentPage() {
     }
     try {
       const chat = await list.createChat({ ontologyId: firstReady.id });
-      await unwrap(
+      const pair = await unwrap(
         api.http.POST('/api/data-agent/chats/{chat_id}/messages', {
           params: { path: { chat_id: chat.id } },
           body: { content: prompt },
         }),
       );
       list.refresh();
-      navigate(`/agent/${chat.id}`);
+      const state: ClaimState = { claim: pair.assistantMessage.id };
+      navigate(`/agent/${chat.id}`, { state });
     } catch (error) {
       setNotice(errorMessage(error));
     }
@@ -149,6 +156,7 @@ export default function DataAgentPage() {
           onOpenSidebar={openSidebar}
           onChanged={list.refresh}
           onError={setNotice}
+          claimMessageId={(location.state as ClaimState | null)?.claim ?? null}
         />
       ) : (
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
