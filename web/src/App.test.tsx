@@ -117,4 +117,40 @@ describe('the app', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Open chat list' }));
     expect(await screen.findByRole('navigation', { name: 'Chats' })).toBeInTheDocument();
   });
+
+  it('follows the system\'s colour scheme until one is chosen', async () => {
+    vi.stubGlobal('matchMedia', mediaMatching('prefers-color-scheme: dark'));
+    try {
+      renderApp('/signin', fakeServer(server({ signedIn: false })));
+      expect(await screen.findByRole('button', { name: 'Switch to light mode' })).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('keeps the chat list beside the chat on a wide screen', async () => {
+    vi.stubGlobal('matchMedia', mediaMatching('min-width'));
+    try {
+      renderApp('/agent', fakeServer(server()));
+      expect(await screen.findByRole('navigation', { name: 'Chats' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Open chat list' })).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
+
+/** A matchMedia whose queries containing `fragment` match. */
+function mediaMatching(fragment: string) {
+  return (query: string) =>
+    ({
+      matches: query.includes(fragment),
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
