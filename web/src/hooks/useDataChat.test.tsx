@@ -1,0 +1,181 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { ApiProvider } from '../api/ApiContext';
+import { createApiClient } from '../api/client';
+import { errorResponse, fakeNetwork, frame, jsonResponse, liveSse, type Handler, type LiveStream } from '../api/fakeFetch';
+import { chat, message } from '../pages/testApp';
+import { useDataChat } from './useDataChat';
+
+const BASE = '/api/data-agent/chats/c1';
+
+function setup(handler: Handler, canWrite = true, claimMessageId: string | null = null) {
+  const network = fakeNetwork(handler);
+  const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
+  const onChanged = vi.fn();
+  const onError = vi.fn();
+  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  const hook = renderHook(() => useDataChat('c1', { canWrite, onChanged, onError, claimMessageId }), { wrapper });
+  return { network, hook, onChanged, onError };
+}
+
+function chatWith(messages: ReturnType<typeof message>[]) {
+  return jsonResponse(200, { data: { ...chat('c1', 'Revenue'), messages } });
+}
+
+const PAIR = {
+  userMessage: message('m1', 'user', 'How many customers?'),
+  assistantMessage: message('m2', 'assistant', '', 'generating'),
+};
+
+describe('useDataChat', () => {
+  it('sends a question, claims its answer and follows it to the end', async () => {
+    let stream!: LiveStream;
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith([]);
+      if (req.method === 'POST' && req.path === `${BASE}/messages`) return jsonResponse(201, { data: PAIR });
+      if (req.method === 'POST' && req.path === `${BASE}/messages/m2/stream`) {
+        stream = liveSse();
+        return stream.response;
+      }
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+
+    await act(() => t.hook.result.current.send('  How many customers?  '));
+    expect(JSON.parse(t.network.requests.find((r) => r.path === `${BASE}/messages`)!.body)).toEqual({
+      content: 'How many customers?',
+    });
+    expect(t.hook.result.current.messages.map((m) => m.id)).toEqual(['m1', 'm2']);
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(true));
+
+    await act(async () => {
+      stream.push(frame(1, 'message_start', { messageId: 'm2', chatId: 'c1', runId: 'r1', startedAt: 'x' }));
+      stream.push(frame(2, 'message_chunk', { chunk: 'Forty' }));
+    });
+    await waitFor(() => expect(t.hook.result.current.messages[1].content).toBe('Forty'));
+    expect(t.hook.result.current.isStreaming).toBe(true);
+
+    await act(async () => {
+      stream.push(frame(3, 'message_complete', { messageId: 'm2', content: 'Forty-two.', metadata: {} }));
+    });
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    expect(t.hook.result.current.messages[1]).toMatchObject({ status: 'complete', content: 'Forty-two.' });
+    expect(t.onChanged).toHaveBeenCalled();
+  });
+
+  it('shows the server\'s sentence in the answer when there is no model (503)', async () => {
+    const sentence = 'No language model is configured: set OPENAI_API_KEY, then restart.';
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith([]);
+      if (req.path === `${BASE}/messages`) return jsonResponse(201, { data: PAIR });
+      return errorResponse(503, 'LLM_UNAVAILABLE', sentence);
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+    await act(() => t.hook.result.current.send('How many customers?'));
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    expect(t.hook.result.current.messages[1]).toMatchObject({
+      status: 'failed',
+      error: { code: 'LLM_UNAVAILABLE', message: sentence },
+    });
+    expect(t.network.calls().filter((c) => c.endsWith('/stream'))).toHaveLength(1);
+  });
+
+  it('reports a question the server refused and keeps the chat as it was', async () => {
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith([]);
+      return errorResponse(429, 'RATE_LIMITED', 'You already have an answer being generated; wait for it or cancel it.');
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+    let sent = true;
+    await act(async () => {
+      sent = await t.hook.result.current.send('Again?');
+    });
+    expect(sent).toBe(false);
+    expect(t.onError).toHaveBeenCalledWith('You already have an answer being generated; wait for it or cancel it.');
+    expect(t.hook.result.current.messages).toEqual([]);
+  });
+
+  it('stop posts to .../cancel and the stream ends the answer as cancelled', async () => {
+    let stream!: LiveStream;
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) {
+        return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+      }
+      if (req.path === `${BASE}/messages/m2/events`) {
+        stream = liveSse();
+        stream.push(frame(1, 'message_start', { messageId: 'm2', chatId: 'c1', runId: 'r1', startedAt: 'x' }));
+        stream.push(frame(2, 'message_chunk', { chunk: 'Part' }));
+        return stream.response;
+      }
+      if (req.path === `${BASE}/messages/m2/cancel`) {
+        queueMicrotask(() =>
+          stream.push(frame(3, 'message_error', { messageId: 'm2', message: 'Cancelled.', code: 'CANCELLED', partialContent: 'Part' })),
+        );
+        return jsonResponse(202, { data: { id: 'r1', cancelRequested: true } });
+      }
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Part'));
+    expect(t.hook.result.current.isStreaming).toBe(true);
+    act(() => t.hook.result.current.stop());
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    expect(t.network.calls()).toContain(`POST ${BASE}/messages/m2/cancel`);
+    expect(t.hook.result.current.messages[1]).toMatchObject({
+      status: 'failed',
+      content: 'Part',
+      error: { code: 'CANCELLED' },
+    });
+  });
+
+  it('claims an answer found unclaimed on load (its events are 404)', async () => {
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) {
+        return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+      }
+      if (req.path.endsWith('/events')) return errorResponse(404, 'NOT_FOUND', 'No answer has started.');
+      if (req.path.endsWith('/stream')) {
+        const stream = liveSse();
+        stream.push(frame(1, 'message_complete', { messageId: 'm2', content: 'Done.', metadata: {} }));
+        return stream.response;
+      }
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
+    expect(t.network.calls()).toEqual([`GET ${BASE}`, `GET ${BASE}/messages/m2/events`, `POST ${BASE}/messages/m2/stream`]);
+  });
+
+  it('claims at once an answer the page has just asked for', async () => {
+    const t = setup(
+      (req) => {
+        if (req.method === 'GET' && req.path === BASE) {
+          return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+        }
+        const stream = liveSse();
+        stream.push(frame(1, 'message_complete', { messageId: 'm2', content: 'Done.', metadata: {} }));
+        return stream.response;
+      },
+      true,
+      'm2',
+    );
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
+    expect(t.network.calls()).toEqual([`GET ${BASE}`, `POST ${BASE}/messages/m2/stream`]);
+  });
+
+  it('a viewer replays an answer but never claims one', async () => {
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) {
+        return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+      }
+      return errorResponse(404, 'NOT_FOUND', 'No answer has started.');
+    }, false);
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    await waitFor(() => expect(t.network.calls()).toContain(`GET ${BASE}/messages/m2/events`));
+    expect(t.network.calls().some((c) => c.endsWith('/stream'))).toBe(false);
+    expect(t.hook.result.current.messages[1].status).toBe('generating');
+  });
+
+  it('reports a chat that is not there as not found', async () => {
+    const t = setup(() => errorResponse(404, 'NOT_FOUND', 'Chat not found.'));
+    await waitFor(() => expect(t.hook.result.current.status).toBe('notFound'));
+  });
+});
