@@ -10,7 +10,9 @@ test('ask: the tool accordion shows the SQL, the answer streams with a table and
   await page.goto('/agent');
   await newChat(page);
   // An empty chat offers questions drawn from its ontology.
-  await expect(page.getByRole('button', { name: /.+/ }).filter({ hasText: /\?/ }).first()).toBeVisible();
+  const suggestions = page.getByRole('list', { name: 'Suggested questions' }).getByRole('button');
+  await expect(suggestions.first()).toBeVisible();
+  expect(await suggestions.count()).toBeGreaterThanOrEqual(2);
 
   const messages = page.getByRole('log', { name: 'Messages' });
   await ask(page, 'What is the revenue by region?');

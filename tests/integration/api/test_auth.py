@@ -67,6 +67,23 @@ async def test_me_without_or_with_bad_token_is_401(world: World) -> None:
     assert bad.json()["error"]["code"] == "UNAUTHORIZED"
 
 
+async def test_session_says_who_is_signed_in_without_a_401(world: World) -> None:
+    nobody = await world.anon.get("/api/auth/session")
+    assert nobody.status_code == 200
+    assert nobody.json() == {"data": {"user": None}}
+    stale = await world.anon.get(
+        "/api/auth/session", headers={"Authorization": "Bearer abc.def.ghi"}
+    )
+    assert stale.json() == {"data": {"user": None}}
+    viewer = await world.viewer.client.get("/api/auth/session")
+    assert viewer.status_code == 200
+    assert viewer.json()["data"]["user"]["role"] == "viewer"
+    assert (
+        viewer.json()["data"]["user"]
+        == (await world.viewer.client.get("/api/auth/me")).json()["data"]
+    )
+
+
 async def test_deactivated_user_is_locked_out(world: World) -> None:
     response = await world.admin.client.patch(
         f"/api/users/{world.viewer.id}", json={"isActive": False}

@@ -105,6 +105,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session State
+         * @description Who is signed in, or `user: null`: the page asks this first, so a signed-out visit
+         *     gets a 200 rather than a 401 (which a browser reports as an error in its console).
+         */
+        get: operations["session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/charts/{chart_id}": {
         parameters: {
             query?: never;
@@ -1526,6 +1547,10 @@ export interface components {
         Envelope_SemanticModelPublic_: {
             data: components["schemas"]["SemanticModelPublic"];
         };
+        /** Envelope[SessionPublic] */
+        Envelope_SessionPublic_: {
+            data: components["schemas"]["SessionPublic"];
+        };
         /** Envelope[UserPublic] */
         Envelope_UserPublic_: {
             data: components["schemas"]["UserPublic"];
@@ -2259,6 +2284,13 @@ export interface components {
             yaml?: string | null;
         };
         /**
+         * SessionPublic
+         * @description Who is signed in on this request: a user, or null for nobody (never a 401).
+         */
+        SessionPublic: {
+            user: components["schemas"]["UserPublic"] | null;
+        };
+        /**
          * StatelessChatRequest
          * @description The conversation so far (the last message is the user's question) and its ontology.
          */
@@ -2690,6 +2722,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_UserPublic_"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionPublic_"];
                 };
             };
             /** @description Validation error */

@@ -6,7 +6,13 @@ from fastapi import APIRouter, Request, Response
 
 from dataagent.api.deps import ContextDep, CurrentUser, SessionDep, SignedInUser
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
-from dataagent.api.schemas.users import LoginInput, LoginResult, UserPublic, user_public
+from dataagent.api.schemas.users import (
+    LoginInput,
+    LoginResult,
+    SessionPublic,
+    UserPublic,
+    user_public,
+)
 from dataagent.auth.tokens import COOKIE_NAME
 from dataagent.services import users
 
@@ -60,3 +66,10 @@ async def logout(response: Response, session: SessionDep, user: SignedInUser) ->
 async def me(user: CurrentUser) -> Envelope[UserPublic]:
     """The signed-in user and their permissions."""
     return Envelope(data=user_public(user))
+
+
+@router.get("/session", operation_id="session")
+async def session_state(user: SignedInUser) -> Envelope[SessionPublic]:
+    """Who is signed in, or `user: null`: the page asks this first, so a signed-out visit
+    gets a 200 rather than a 401 (which a browser reports as an error in its console)."""
+    return Envelope(data=SessionPublic(user=user_public(user) if user else None))

@@ -60,6 +60,12 @@ class LoginInput(ApiInput):
     password: str = Field(min_length=1, max_length=1024)
 
 
+class SessionPublic(ApiModel):
+    """Who is signed in on this request: a user, or null for nobody (never a 401)."""
+
+    user: UserPublic | None
+
+
 class LoginResult(ApiModel):
     """A token and the signed-in user."""
 
