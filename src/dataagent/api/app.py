@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp
 
 from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
@@ -27,12 +28,25 @@ from dataagent.api.routes import (
     semantic_models,
     users,
 )
+from dataagent.api.security_headers import SecurityHeadersMiddleware
+from dataagent.api.web import WebPageRoute
 from dataagent.config import Settings
 from dataagent.runs.system import RunSystem
 from dataagent.services.context import AppContext
 from dataagent.sources import isolation
 
 log = logging.getLogger(__name__)
+
+
+class DataAgentApp(FastAPI):
+    """FastAPI with the security headers outermost, on the 500s of unhandled errors too.
+
+    (`add_middleware` would place them inside Starlette's ServerErrorMiddleware.)
+    """
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The usual stack, wrapped in the security headers."""
+        return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -54,7 +68,7 @@ def create_app(settings: Settings) -> FastAPI:
         await run_system.stop()
         await context.aclose()
 
-    app = FastAPI(
+    app = DataAgentApp(
         title="Data Agent",
         version=__version__,
         summary="Ask questions of your databases in plain language.",
@@ -95,4 +109,6 @@ def create_app(settings: Settings) -> FastAPI:
     )
     for router in routers:
         app.include_router(router)
+    # Last: every other GET is a page path (client-side routes get the page's index.html).
+    app.router.routes.append(WebPageRoute(settings.web_dir))
     return app
