@@ -240,9 +240,9 @@ def openapi(
     import json
     from pathlib import Path
 
-    from dataagent.api.app import create_app
+    from dataagent.api.app import openapi_document
 
-    document = create_app(_settings()).openapi()
+    document = openapi_document()
     text = json.dumps(document, indent=2, sort_keys=True) + "\n"
     if output is None:
         sys.stdout.write(text)

@@ -11,6 +11,8 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
+# `web/dist` of the source checkout this package runs from: where `make web` builds the page.
+DEFAULT_WEB_DIR = Path(__file__).resolve().parents[2] / "web" / "dist"
 
 
 def _env(name: str) -> AliasChoices:
@@ -51,6 +53,9 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(
         1_048_576, ge=1024, description="Largest JSON request body accepted, in bytes."
+    )
+    web_dir: Path = Field(
+        DEFAULT_WEB_DIR, description="The built web page (`index.html`, `assets/`) served at `/`."
     )
 
     # --- auth ----------------------------------------------------------------

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Lifespan
 
 from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
@@ -27,12 +29,42 @@ from dataagent.api.routes import (
     semantic_models,
     users,
 )
+from dataagent.api.security_headers import SecurityHeadersMiddleware
+from dataagent.api.web import WebPageRoute
 from dataagent.config import Settings
 from dataagent.runs.system import RunSystem
 from dataagent.services.context import AppContext
 from dataagent.sources import isolation
 
 log = logging.getLogger(__name__)
+
+ROUTERS = (
+    health.router,
+    auth.router,
+    users.router,
+    chats.router,
+    agent.router,
+    runs.router,
+    charts.router,
+    connections.router,
+    datasets.router,
+    semantic_models.router,
+    ontologies.router,
+    query.router,
+    admin.router,
+    llm.router,
+)
+
+
+class DataAgentApp(FastAPI):
+    """FastAPI with the security headers outermost, on the 500s of unhandled errors too.
+
+    (`add_middleware` would place them inside Starlette's ServerErrorMiddleware.)
+    """
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The usual stack, wrapped in the security headers."""
+        return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -54,12 +86,7 @@ def create_app(settings: Settings) -> FastAPI:
         await run_system.stop()
         await context.aclose()
 
-    app = FastAPI(
-        title="Data Agent",
-        version=__version__,
-        summary="Ask questions of your databases in plain language.",
-        lifespan=lifespan,
-    )
+    app = _app_with_routes(lifespan)
     app.state.context = context
     app.state.runs = run_system
 
@@ -77,22 +104,27 @@ def create_app(settings: Settings) -> FastAPI:
         max_json_bytes=settings.max_body_bytes,
         max_upload_bytes=settings.upload_max_bytes,
     )
-    routers = (
-        health.router,
-        auth.router,
-        users.router,
-        chats.router,
-        agent.router,
-        runs.router,
-        charts.router,
-        connections.router,
-        datasets.router,
-        semantic_models.router,
-        ontologies.router,
-        query.router,
-        admin.router,
-        llm.router,
+    # Last: every other GET is a page path (client-side routes get the page's index.html).
+    app.router.routes.append(WebPageRoute(settings.web_dir))
+    return app
+
+
+def openapi_document() -> dict[str, Any]:
+    """The HTTP API's OpenAPI document, from the routes alone.
+
+    No settings, no context: nothing is opened, created or written (no data directory, no
+    secret key, no database), so `dataagent openapi` runs anywhere.
+    """
+    return _app_with_routes(None).openapi()
+
+
+def _app_with_routes(lifespan: Lifespan[FastAPI] | None) -> FastAPI:
+    app = DataAgentApp(
+        title="Data Agent",
+        version=__version__,
+        summary="Ask questions of your databases in plain language.",
+        lifespan=lifespan,
     )
-    for router in routers:
+    for router in ROUTERS:
         app.include_router(router)
     return app

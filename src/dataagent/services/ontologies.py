@@ -20,6 +20,7 @@ from dataagent.llm.embeddings import EmbeddingProvider
 from dataagent.ontology.retrieval import DatasetIndex, ScoredDataset, dataset_docs, embed_datasets
 from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.suggestions import Suggestion, suggest_questions
 from dataagent.semantic.yaml_io import load_yaml
 from dataagent.services.context import AppContext
 from dataagent.store import ontologies, semantic_models
@@ -62,6 +63,14 @@ def require_ready(ontology: Ontology) -> str:
 def ready_model(ontology: Ontology) -> SemanticModel:
     """The semantic model of a ready ontology; VALIDATION_ERROR while it is not ready."""
     return _parse_model(require_ready(ontology))
+
+
+async def suggestions(
+    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, limit: int
+) -> list[Suggestion]:
+    """Questions to offer about the caller's ready ontology, drawn from its semantic model."""
+    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    return suggest_questions(ready_model(ontology), limit)
 
 
 @functools.lru_cache(maxsize=8)

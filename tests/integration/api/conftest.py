@@ -53,6 +53,8 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
         database_url=database_url,
         secret_key="test-secret-key-that-is-long-enough-for-hs256",
         max_body_bytes=64 * 1024,
+        # Not built: what `/` answers must not depend on a `make web` in this checkout.
+        web_dir=tmp_path / "web-not-built",
         _env_file=None,  # type: ignore[call-arg]
     )
 

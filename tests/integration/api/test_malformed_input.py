@@ -129,8 +129,8 @@ async def test_unknown_route_and_wrong_method(world: World) -> None:
     assert wrong.headers["allow"] == "GET, POST"
     item = await world.contributor.client.put(f"/api/data-agent/chats/{uuid.uuid4()}")
     assert item.headers["allow"] == "DELETE, GET, PATCH"
-    page = await world.anon.post("/")  # outside the OpenAPI document
-    assert page.status_code == 405 and page.headers["allow"] == "GET"
+    page = await world.anon.post("/")  # outside the OpenAPI document: the web page's route
+    assert page.status_code == 405 and page.headers["allow"] == "GET, HEAD"
 
 
 async def test_the_schema_states_the_rules_the_routes_enforce(world: World) -> None:

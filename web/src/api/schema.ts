@@ -710,6 +710,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ontologies/{ontology_id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggestions
+         * @description Questions to ask about this ontology, drawn from its semantic model (the same every time).
+         */
+        get: operations["getOntologySuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/query": {
         parameters: {
             query?: never;
@@ -1506,6 +1526,11 @@ export interface components {
         Envelope_list_SemanticModelSummary__: {
             /** Data */
             data: components["schemas"]["SemanticModelSummary"][];
+        };
+        /** Envelope[list[SuggestionPublic]] */
+        Envelope_list_SuggestionPublic__: {
+            /** Data */
+            data: components["schemas"]["SuggestionPublic"][];
         };
         /** Envelope[LlmProvidersPublic] */
         Envelope_LlmProvidersPublic_: {
@@ -2315,6 +2340,18 @@ export interface components {
             chatId?: string | null;
             /** Question */
             question?: string | null;
+        };
+        /**
+         * SuggestionPublic
+         * @description A question to offer about an ontology: a card's title and line, and the prompt.
+         */
+        SuggestionPublic: {
+            /** Description */
+            description: string;
+            /** Prompt */
+            prompt: string;
+            /** Title */
+            title: string;
         };
         /**
          * UserCreate
@@ -5708,6 +5745,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_SearchHit__"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getOntologySuggestions: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                ontology_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_SuggestionPublic__"];
                 };
             };
             /** @description Validation error */

@@ -1,4 +1,5 @@
-"""Ontologies (`ontologies:*`, owner only): build, graph, search, join paths, compile."""
+"""Ontologies (`ontologies:*`, owner only): build, graph, search, suggested questions, join
+paths, compile."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from dataagent.api.schemas.ontologies import (
     OntologyCreate,
     OntologyPublic,
     SearchHit,
+    SuggestionPublic,
     edge_public,
 )
 from dataagent.api.schemas.queries import query_output
@@ -111,6 +113,18 @@ async def search(
             SearchHit(name=h.name, score=h.score, cosine=h.cosine, keyword=h.keyword) for h in hits
         ]
     )
+
+
+@router.get("/{ontology_id}/suggestions", operation_id="getOntologySuggestions")
+async def suggestions(
+    user: Reader,
+    session: SessionDep,
+    ontology_id: uuid.UUID,
+    limit: Annotated[int, Query(ge=1, le=8)] = 4,
+) -> Envelope[list[SuggestionPublic]]:
+    """Questions to ask about this ontology, drawn from its semantic model (the same every time)."""
+    found = await ontologies.suggestions(session, user.id, ontology_id, limit)
+    return Envelope(data=[SuggestionPublic.model_validate(s) for s in found])
 
 
 @router.get("/{ontology_id}/datasets/{name}", operation_id="getOntologyDataset")

@@ -1,4 +1,5 @@
-"""Ontologies: build status, the graph, search hits, datasets, join paths, compiled plans."""
+"""Ontologies: build status, the graph, search hits, suggested questions, datasets, join
+paths, compiled plans."""
 
 from __future__ import annotations
 
@@ -67,6 +68,14 @@ class Graph(ApiModel):
 
     nodes: list[GraphNode]
     edges: list[GraphEdge]
+
+
+class SuggestionPublic(ApiModel):
+    """A question to offer about an ontology: a card's title and line, and the prompt."""
+
+    title: str
+    description: str
+    prompt: str
 
 
 class SearchHit(ApiModel):
