@@ -1,6 +1,9 @@
 import { expect, stack, test } from './fixtures';
 
-test.describe('signing in and out', () => {
+test.describe('a wrong password and a chat that is not yours', () => {
+  // Provoked on purpose: the browser logs the 401 and the 404 it receives.
+  test.use({ allowedConsole: [/status of 401.*\/api\/auth\/login$/, /status of 404.*\/api\/data-agent\/chats\//] });
+
   test('a signed-out visit goes to sign-in and comes back to where it was', async ({ page }) => {
     await page.goto('/agent/00000000-0000-4000-8000-000000000000?x=1');
     await expect(page).toHaveURL(/\/signin\?next=/);
@@ -18,6 +21,9 @@ test.describe('signing in and out', () => {
     // Not this user's chat (nobody's): said plainly, with the way back.
     await expect(page.getByText('This chat does not exist or is not yours.')).toBeVisible();
   });
+});
+
+test.describe('signing in and out', () => {
 
   test('the session is an HttpOnly cookie, and signing out ends it', async ({ page, context }) => {
     await page.goto('/signin');
