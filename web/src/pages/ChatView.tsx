@@ -11,24 +11,21 @@ import ChatListButton from '../components/layout/ChatListButton';
 import { useDataChat } from '../hooks/useDataChat';
 import { modelLabelFor, type ProvidersInfo } from '../hooks/useProviders';
 import { useSuggestions } from '../hooks/useSuggestions';
-import type { ChatSummary, OntologySummary } from '../types';
+import type { OntologySummary } from '../types';
 import MessageList from './MessageList';
 
 export const NOT_FOUND_MESSAGE = 'This chat does not exist or is not yours.';
 
 export interface ChatViewProps {
   chatId: string;
-  /** The chat as the list has it (fresher after a rename); the loaded one otherwise. */
-  summary?: ChatSummary;
   ontologies: OntologySummary[];
   providers: ProvidersInfo | undefined;
   canWrite: boolean;
   role: string;
   /** Below `md`: opens the chat list drawer. */
   onOpenSidebar?: () => void;
-  onChanged: () => void;
   onError: (message: string) => void;
-  /** The answer to claim on load (see useDataChat). */
+  /** The answer to claim on load (see useDataChat); read when the view mounts. */
   claimMessageId?: string | null;
 }
 
@@ -39,10 +36,10 @@ export function disabledReasonFor(canWrite: boolean, role: string): string | nul
 
 /** One chat: its header, the messages (or suggestions while empty) and the input. */
 export default function ChatView(props: ChatViewProps) {
-  const { chatId, canWrite, onChanged, onError, onOpenSidebar, claimMessageId } = props;
-  const data = useDataChat(chatId, { canWrite, onChanged, onError, claimMessageId });
+  const { chatId, canWrite, onError, onOpenSidebar, claimMessageId } = props;
+  const data = useDataChat(chatId, { canWrite, onError, claimMessageId });
   const [draft, setDraft] = useState('');
-  const chat = props.summary ?? data.chat;
+  const chat = data.chat;
   const empty = data.status === 'ready' && data.messages.length === 0;
   const suggestions = useSuggestions(empty && chat ? chat.ontologyId : null);
   const disabledReason = disabledReasonFor(canWrite, props.role);
