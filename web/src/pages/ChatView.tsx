@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Link as RouterLink } from 'react-router';
 import ChatHeader from '../components/data-agent/ChatHeader';
 import ChatInput from '../components/data-agent/ChatInput';
@@ -39,6 +40,12 @@ export default function ChatView(props: ChatViewProps) {
   const { chatId, canWrite, onError, onOpenSidebar, claimMessageId } = props;
   const data = useDataChat(chatId, { canWrite, onError, claimMessageId });
   const [draft, setDraft] = useState('');
+  // ChatInput takes a new draft when it differs from the last: the same text again (a
+  // suggestion clicked twice, a refused question given back twice) goes by "" first.
+  const fillDraft = (text: string) => {
+    if (text === draft) flushSync(() => setDraft(''));
+    setDraft(text);
+  };
   const chat = data.chat;
   const empty = data.status === 'ready' && data.messages.length === 0;
   const suggestions = useSuggestions(empty && chat ? chat.ontologyId : null);
@@ -78,7 +85,7 @@ export default function ChatView(props: ChatViewProps) {
 
   const ontologyName = props.ontologies.find((o) => o.id === chat.ontologyId)?.name ?? null;
   const onSuggestion = (prompt: string) => {
-    if (disabledReason || data.isStreaming) setDraft(prompt);
+    if (disabledReason || data.isStreaming) fillDraft(prompt);
     else void data.send(prompt);
   };
 
@@ -108,7 +115,7 @@ export default function ChatView(props: ChatViewProps) {
             onSend={(text) => {
               // Not stored (the server refused, or was unreachable): give the text back.
               void data.send(text).then((sent) => {
-                if (!sent) setDraft(text);
+                if (!sent) fillDraft(text);
               });
             }}
             onStop={data.stop}

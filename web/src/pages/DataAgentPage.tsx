@@ -4,7 +4,7 @@ import Drawer from '@mui/material/Drawer';
 import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { PERMISSIONS, useAuth } from '../auth/AuthContext';
@@ -44,8 +44,13 @@ export default function DataAgentPage() {
   const firstReady = readyOntologies[0] ?? null;
   const welcomeSuggestions = useSuggestions(!chatId && canWrite && firstReady ? firstReady.id : null);
 
-  // The answer to claim, told by navigation state: read by the chat view as it mounts.
+  // The answer to claim, told by navigation state: read by the chat view as it mounts, then
+  // cleared, so that a reload (history state survives it) attaches instead of claiming again.
   const claimMessageId = (location.state as ClaimState | null)?.claim ?? null;
+  const here = location.pathname + location.search + location.hash;
+  useEffect(() => {
+    if (claimMessageId) void navigate(here, { replace: true, state: null });
+  }, [claimMessageId, here, navigate]);
 
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [newChatOpen, setNewChatOpen] = useState(false);
