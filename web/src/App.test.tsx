@@ -27,6 +27,24 @@ describe('the app', () => {
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });
 
+  it('asks who is signed in without a 401: a signed-out first visit makes one call, answered 200', async () => {
+    const { network } = renderApp('/agent', fakeServer(server({ signedIn: false })));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin\?next=%2Fagent$/));
+    expect(network.calls()).toEqual(['GET /api/auth/session']);
+  });
+
+  it('signs out and forgets everything the page had fetched', async () => {
+    const { queryClient } = renderApp('/agent/c1', fakeServer(server()));
+    const ui = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Revenue by city' });
+    expect(queryClient.getQueryCache().getAll().length).toBeGreaterThan(1);
+    await ui.click(screen.getByRole('button', { name: 'Account' }));
+    await ui.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin$/));
+    await waitFor(() => expect(queryClient.getQueryCache().getAll().map((q) => q.queryKey)).toEqual([['session']]));
+    expect(queryClient.getQueryData(['session'])).toBeNull();
+  });
+
   it('redirects / and unknown paths to /agent', async () => {
     renderApp('/nowhere', fakeServer(server()));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/agent$/));
@@ -110,6 +128,24 @@ describe('the app', () => {
     expect(log).toHaveTextContent('How many customers per city?');
     const attach = network.requests.find((r) => r.path.endsWith('/events'));
     expect(attach?.headers.has('Last-Event-ID')).toBe(false);
+  });
+
+  it('under StrictMode (effects twice) follows a re-attached answer once', async () => {
+    const state = server({
+      messages: { c1: [message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')] },
+    });
+    state.override = (req) =>
+      req.path === '/api/data-agent/chats/c1/messages/m2/events'
+        ? sseResponse({
+            chunks: [frame(1, 'message_chunk', { chunk: 'Houston ' }), frame(2, 'message_chunk', { chunk: 'leads.' })],
+            end: 'hang',
+          })
+        : undefined;
+    renderApp('/agent/c1', fakeServer(state), { strict: true });
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    await waitFor(() => expect(log).toHaveTextContent('Houston leads.'));
+    expect(log.textContent).not.toMatch(/Houston.*Houston/);
+    expect(screen.getByRole('button', { name: 'Stop generating' })).toBeInTheDocument();
   });
 
   it('offers the chat list in a drawer on a narrow screen', async () => {

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ApiProvider } from './api/ApiContext';
@@ -28,11 +29,19 @@ export function AppRoutes() {
   );
 }
 
-/** Everything but the router: theme, API client, session. */
-export function AppProviders({ client, children }: { client?: ApiClient; children: ReactNode }) {
+export interface AppProvidersProps {
+  /** Default: one built for this app. Tests pass one over a fake fetch. */
+  client?: ApiClient;
+  /** Default: one built for this app (hooks/queries.ts). Tests pass their own. */
+  queryClient?: QueryClient;
+  children: ReactNode;
+}
+
+/** Everything but the router: theme, API client and query cache, session. */
+export function AppProviders({ client, queryClient, children }: AppProvidersProps) {
   return (
     <ColorModeProvider>
-      <ApiProvider client={client}>
+      <ApiProvider client={client} queryClient={queryClient}>
         <AuthProvider>{children}</AuthProvider>
       </ApiProvider>
     </ColorModeProvider>

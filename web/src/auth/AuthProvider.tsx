@@ -1,88 +1,105 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
-import { ApiError, errorMessage, expectOk, unwrap, type Schemas } from '../api/client';
+import { errorMessage, expectOk, unwrap, type ApiClient, type Schemas } from '../api/client';
+import { queryKeys } from '../hooks/queries';
 import type { CurrentUser } from '../types';
 import { AuthContext, type AuthStatus, type AuthValue } from './AuthContext';
-
-interface SessionState {
-  status: AuthStatus;
-  user: CurrentUser | null;
-  error: string | null;
-  signedOutByUser?: boolean;
-}
-
-const SIGNED_OUT: SessionState = { status: 'signedOut', user: null, error: null };
 
 function toCurrentUser(user: Schemas['UserPublic']): CurrentUser {
   return { id: user.id, email: user.email, role: user.role, permissions: user.permissions };
 }
 
+/** Who is signed in by the cookie, or null: GET /api/auth/session answers 200 either way. */
+async function fetchSession(api: ApiClient, signal: AbortSignal): Promise<CurrentUser | null> {
+  const session = await unwrap(api.http.GET('/api/auth/session', { signal }));
+  return session.user ? toCurrentUser(session.user) : null;
+}
+
+const isSession = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] === queryKeys.session[0];
+
 /**
- * The session: who is signed in (GET /api/auth/me, by the HttpOnly cookie), signing in and
- * out, and a lost session (any 401) turning the state to signed out, which RequireAuth
- * sends to the sign-in page.
+ * The session: who is signed in (the session query, by the HttpOnly cookie), signing in and
+ * out, and a lost session (any 401) turning it to signed out, which RequireAuth sends to
+ * the sign-in page. Signed out, the cache keeps nothing but the session.
  */
 export default function AuthProvider({ children }: { children: ReactNode }) {
   const api = useApi();
-  const [session, setSession] = useState<SessionState>({ status: 'loading', user: null, error: null });
-  const [check, setCheck] = useState(0);
-  const checking = useRef<AbortController | null>(null);
+  const queryClient = useQueryClient();
+  const [signedOutByUser, setSignedOutByUser] = useState(false);
 
+  const session = useQuery({
+    queryKey: queryKeys.session,
+    queryFn: ({ signal }) => fetchSession(api, signal),
+    // It changes by signing in or out, or a 401: never by time.
+    staleTime: Infinity,
+  });
+
+  useEffect(
+    () =>
+      api.onUnauthorized(() => {
+        if (queryClient.getQueryData(queryKeys.session) === null) return;
+        setSignedOutByUser(false);
+        queryClient.setQueryData(queryKeys.session, null);
+      }),
+    [api, queryClient],
+  );
+
+  let status: AuthStatus = 'loading';
+  if (session.isSuccess) status = session.data ? 'signedIn' : 'signedOut';
+  else if (session.isError && !session.isFetching) status = 'error';
+
+  // Signed out (by the button or a 401): once the page has gone, forget what it showed.
   useEffect(() => {
-    const controller = new AbortController();
-    checking.current = controller;
-    unwrap(api.http.GET('/api/auth/me', { signal: controller.signal }))
-      .then((user) => {
-        if (!controller.signal.aborted) setSession({ status: 'signedIn', user: toCurrentUser(user), error: null });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 401) setSession(SIGNED_OUT);
-        else setSession({ status: 'error', user: null, error: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [api, check]);
+    if (status === 'signedOut') queryClient.removeQueries({ predicate: (query) => !isSession(query) });
+  }, [status, queryClient]);
 
-  useEffect(() => api.onUnauthorized(() => setSession((s) => (s.status === 'signedOut' ? s : SIGNED_OUT))), [api]);
+  const { mutateAsync: login } = useMutation({
+    mutationFn: ({ email, password }: { email: string; password: string }) =>
+      unwrap(api.http.POST('/api/auth/login', { body: { email, password } })),
+    onSuccess: async (result) => {
+      await queryClient.cancelQueries({ queryKey: queryKeys.session }); // a check under way is out of date
+      queryClient.setQueryData(queryKeys.session, toCurrentUser(result.user));
+    },
+  });
+  const { mutateAsync: logout } = useMutation({
+    mutationFn: () => expectOk(api.http.POST('/api/auth/logout')),
+  });
 
   const signIn = useCallback(
-    async (email: string, password: string) => {
-      const result = await unwrap(api.http.POST('/api/auth/login', { body: { email, password } }));
-      checking.current?.abort(); // a session check still under way is out of date
-      const user = toCurrentUser(result.user);
-      setSession({ status: 'signedIn', user, error: null });
-      return user;
-    },
-    [api],
+    async (email: string, password: string) => toCurrentUser((await login({ email, password })).user),
+    [login],
   );
 
   const signOut = useCallback(async () => {
     try {
-      await expectOk(api.http.POST('/api/auth/logout'));
+      await logout();
     } catch {
       // Signed out here all the same; the cookie expires on its own.
     }
     // RequireAuth sends a signed-out person to /signin; without `next`, as they chose to leave.
-    setSession({ ...SIGNED_OUT, signedOutByUser: true });
-  }, [api]);
+    setSignedOutByUser(true);
+    await queryClient.cancelQueries();
+    queryClient.setQueryData(queryKeys.session, null);
+  }, [logout, queryClient]);
 
-  const reload = useCallback(() => {
-    setSession({ status: 'loading', user: null, error: null });
-    setCheck((n) => n + 1);
-  }, []);
+  const { refetch } = session;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
+  const user = session.data ?? null;
+  const error = status === 'error' ? errorMessage(session.error) : null;
   const value = useMemo<AuthValue>(
     () => ({
-      status: session.status,
-      user: session.user,
-      error: session.error,
-      signedOutByUser: session.signedOutByUser ?? false,
-      can: (permission: string) => session.user?.permissions.includes(permission) ?? false,
+      status,
+      user,
+      error,
+      signedOutByUser,
+      can: (permission: string) => user?.permissions.includes(permission) ?? false,
       signIn,
       signOut,
       reload,
     }),
-    [session, signIn, signOut, reload],
+    [status, user, error, signedOutByUser, signIn, signOut, reload],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -3,13 +3,14 @@ import type { ReactNode } from 'react';
 import { ApiProvider } from '../api/ApiContext';
 import { createApiClient } from '../api/client';
 import { errorResponse, fakeNetwork, jsonResponse } from '../api/fakeFetch';
-import { chat } from '../pages/testApp';
+import { chat, testQueryClient } from '../pages/testApp';
 import { useDataAgent } from './useDataAgent';
 
-function setup() {
+function setup(hold?: Promise<void>) {
   let chats = [chat('c1', 'Revenue'), chat('c2', 'Churn')];
-  const network = fakeNetwork((req) => {
+  const network = fakeNetwork(async (req) => {
     if (req.method === 'GET' && req.path === '/api/data-agent/chats') {
+      if (hold && req.url.includes('search=')) await hold;
       const search = new URL(req.url, 'http://test').searchParams.get('search')?.toLowerCase() ?? '';
       const items = chats.filter((c) => c.name.toLowerCase().includes(search));
       return jsonResponse(200, { data: { items, total: items.length, page: 1, pageSize: 100, totalPages: 1 } });
@@ -34,7 +35,8 @@ function setup() {
     return errorResponse(404, 'NOT_FOUND', 'no');
   });
   const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
-  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  const queryClient = testQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client} queryClient={queryClient}>{children}</ApiProvider>;
   return { network, hook: renderHook(() => useDataAgent(), { wrapper }) };
 }
 
@@ -79,5 +81,17 @@ describe('useDataAgent', () => {
 
     await expect(hook.result.current.deleteChat('c2')).rejects.toMatchObject({ message: 'Your role may not delete chats.' });
     expect(hook.result.current.chats.map((c) => c.id)).toContain('c2');
+  });
+
+  it('keeps showing the last list while a search loads', async () => {
+    let release!: () => void;
+    const { hook } = setup(new Promise<void>((resolve) => (release = resolve)));
+    await waitFor(() => expect(hook.result.current.loading).toBe(false));
+    act(() => hook.result.current.setSearch('churn'));
+    await waitFor(() => expect(hook.result.current.loading).toBe(true));
+    expect(hook.result.current.chats.map((c) => c.name)).toEqual(['Revenue', 'Churn']);
+    release();
+    await waitFor(() => expect(hook.result.current.loading).toBe(false));
+    expect(hook.result.current.chats.map((c) => c.name)).toEqual(['Churn']);
   });
 });

@@ -2,8 +2,17 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { ApiProvider } from '../api/ApiContext';
 import { createApiClient } from '../api/client';
-import { errorResponse, fakeNetwork, frame, jsonResponse, liveSse, type Handler, type LiveStream } from '../api/fakeFetch';
-import { chat, message } from '../pages/testApp';
+import {
+  errorResponse,
+  fakeNetwork,
+  frame,
+  jsonResponse,
+  liveSse,
+  type FakeRequest,
+  type Handler,
+  type LiveStream,
+} from '../api/fakeFetch';
+import { chat, message, testQueryClient } from '../pages/testApp';
 import { useDataChat } from './useDataChat';
 
 const BASE = '/api/data-agent/chats/c1';
@@ -11,15 +20,31 @@ const BASE = '/api/data-agent/chats/c1';
 function setup(handler: Handler, canWrite = true, claimMessageId: string | null = null) {
   const network = fakeNetwork(handler);
   const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
-  const onChanged = vi.fn();
+  const queryClient = testQueryClient();
   const onError = vi.fn();
-  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
-  const hook = renderHook(() => useDataChat('c1', { canWrite, onChanged, onError, claimMessageId }), { wrapper });
-  return { network, hook, onChanged, onError };
+  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client} queryClient={queryClient}>{children}</ApiProvider>;
+  const hook = renderHook(() => useDataChat('c1', { canWrite, onError, claimMessageId }), { wrapper });
+  return { network, hook, onError, queryClient };
 }
 
 function chatWith(messages: ReturnType<typeof message>[]) {
   return jsonResponse(200, { data: { ...chat('c1', 'Revenue'), messages } });
+}
+
+/** The chat's stored messages: GET answers them, POST .../messages stores PAIR as the server does. */
+function storedChat(messages: ReturnType<typeof message>[] = []) {
+  const stored = [...messages];
+  return {
+    stored,
+    handle(req: FakeRequest): Response | undefined {
+      if (req.method === 'GET' && req.path === BASE) return chatWith(stored);
+      if (req.method === 'POST' && req.path === `${BASE}/messages`) {
+        stored.push(PAIR.userMessage, PAIR.assistantMessage);
+        return jsonResponse(201, { data: PAIR });
+      }
+      return undefined;
+    },
+  };
 }
 
 const PAIR = {
@@ -30,9 +55,10 @@ const PAIR = {
 describe('useDataChat', () => {
   it('sends a question, claims its answer and follows it to the end', async () => {
     let stream!: LiveStream;
+    const server = storedChat();
     const t = setup((req) => {
-      if (req.method === 'GET' && req.path === BASE) return chatWith([]);
-      if (req.method === 'POST' && req.path === `${BASE}/messages`) return jsonResponse(201, { data: PAIR });
+      const stored = server.handle(req);
+      if (stored) return stored;
       if (req.method === 'POST' && req.path === `${BASE}/messages/m2/stream`) {
         stream = liveSse();
         return stream.response;
@@ -60,16 +86,15 @@ describe('useDataChat', () => {
     });
     await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
     expect(t.hook.result.current.messages[1]).toMatchObject({ status: 'complete', content: 'Forty-two.' });
-    expect(t.onChanged).toHaveBeenCalled();
+    // The answer ended: the chat is fetched again (its name and messages changed).
+    await waitFor(() => expect(t.network.calls().filter((c) => c === `GET ${BASE}`)).toHaveLength(2));
+    expect(t.hook.result.current.messages[1]).toMatchObject({ status: 'complete', content: 'Forty-two.' });
   });
 
   it('shows the server\'s sentence in the answer when there is no model (503)', async () => {
     const sentence = 'No language model is configured: set OPENAI_API_KEY, then restart.';
-    const t = setup((req) => {
-      if (req.method === 'GET' && req.path === BASE) return chatWith([]);
-      if (req.path === `${BASE}/messages`) return jsonResponse(201, { data: PAIR });
-      return errorResponse(503, 'LLM_UNAVAILABLE', sentence);
-    });
+    const server = storedChat();
+    const t = setup((req) => server.handle(req) ?? errorResponse(503, 'LLM_UNAVAILABLE', sentence));
     await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
     await act(() => t.hook.result.current.send('How many customers?'));
     await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
@@ -141,7 +166,14 @@ describe('useDataChat', () => {
       return errorResponse(404, 'NOT_FOUND', 'no');
     });
     await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
-    expect(t.network.calls()).toEqual([`GET ${BASE}`, `GET ${BASE}/messages/m2/events`, `POST ${BASE}/messages/m2/stream`]);
+    await waitFor(() =>
+      expect(t.network.calls()).toEqual([
+        `GET ${BASE}`,
+        `GET ${BASE}/messages/m2/events`,
+        `POST ${BASE}/messages/m2/stream`,
+        `GET ${BASE}`, // the answer ended: the chat again
+      ]),
+    );
   });
 
   it('claims at once an answer the page has just asked for', async () => {
@@ -158,7 +190,7 @@ describe('useDataChat', () => {
       'm2',
     );
     await waitFor(() => expect(t.hook.result.current.messages[1]?.content).toBe('Done.'));
-    expect(t.network.calls()).toEqual([`GET ${BASE}`, `POST ${BASE}/messages/m2/stream`]);
+    await waitFor(() => expect(t.network.calls()).toEqual([`GET ${BASE}`, `POST ${BASE}/messages/m2/stream`, `GET ${BASE}`]));
   });
 
   it('a viewer replays an answer but never claims one', async () => {

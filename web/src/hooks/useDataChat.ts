@@ -1,41 +1,30 @@
-// One chat and its answer stream (seed 000's useDataChat): load the chat, re-attach to an
-// answer still being written, send a question and follow its answer, stop it.
+// One chat and its answer stream (seed 000's useDataChat): the chat with its messages from
+// the query cache, re-attaching to an answer still being written, sending a question and
+// following its answer (in this view's own store), stopping it.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useApi } from '../api/ApiContext';
-import { ApiError, errorMessage, isAbortError, unwrap } from '../api/client';
+import { ApiError, errorMessage, unwrap, type ApiClient } from '../api/client';
 import { cancelAnswer, followAnswer, type FollowOptions } from '../api/runs';
 import type { ChatMessageView, ChatSummary } from '../types';
-import { applyAnswerEvent, toMessageView } from './answerReducer';
+import { toMessageView } from './answerReducer';
+import { answerStreamsReducer, mergeAnswers, NO_STREAMS } from './answerStore';
+import { addMessagePair, invalidateChat, postMessage, type ChatWithMessages } from './chatCache';
 import { toChatSummary } from './chatSummary';
+import { queryKeys } from './queries';
 
 export type ChatLoadStatus = 'loading' | 'ready' | 'notFound' | 'error';
-
-interface ChatState {
-  chatId: string;
-  version: number;
-  status: Exclude<ChatLoadStatus, 'loading'>;
-  chat: ChatSummary | null;
-  messages: ChatMessageView[];
-  error: string | null;
-}
-
-interface Following {
-  chatId: string;
-  messageId: string;
-  controller: AbortController;
-}
 
 export interface DataChatOptions {
   /** data_agent:write: may send, stop, and claim an answer not yet started. */
   canWrite: boolean;
-  /** The chat changed on the server (a question stored, an answer ended): refresh the list. */
-  onChanged?: () => void;
   /** An action failed: a sentence to show. */
   onError?: (message: string) => void;
   /**
    * An answer this page has just asked for and not yet claimed (a suggestion sent from the
-   * no-chat screen): claimed at once rather than first asking for its events (a 404).
+   * no-chat screen): claimed at once rather than first asking for its events (a 404). Read
+   * when the view mounts.
    */
   claimMessageId?: string | null;
 }
@@ -53,39 +42,57 @@ export interface DataChatState {
   reload: () => void;
 }
 
+interface ChatData {
+  chat: ChatSummary;
+  messages: ChatMessageView[];
+}
+
+function fetchChat(api: ApiClient, chatId: string, signal: AbortSignal): Promise<ChatWithMessages> {
+  return unwrap(api.http.GET('/api/data-agent/chats/{chat_id}', { params: { path: { chat_id: chatId } }, signal }));
+}
+
+function toChatData(chat: ChatWithMessages): ChatData {
+  return { chat: toChatSummary(chat), messages: chat.messages.map(toMessageView) };
+}
+
 export function useDataChat(chatId: string, options: DataChatOptions): DataChatState {
   const api = useApi();
+  const queryClient = useQueryClient();
   const { canWrite } = options;
-  const callbacks = useRef(options);
+  const onError = useRef(options.onError);
   useEffect(() => {
-    callbacks.current = options;
+    onError.current = options.onError;
+  });
+  const [claimMessageId] = useState(options.claimMessageId ?? null);
+
+  const query = useQuery({
+    queryKey: queryKeys.chat(chatId),
+    queryFn: ({ signal }) => fetchChat(api, chatId, signal),
+    select: toChatData,
   });
 
-  const [version, setVersion] = useState(0);
-  const [state, setState] = useState<ChatState | null>(null);
-  const [sending, setSending] = useState(false);
-  const [streaming, setStreaming] = useState<Following | null>(null);
+  const [streams, dispatch] = useReducer(answerStreamsReducer, NO_STREAMS);
+  /** The connection following an answer now. */
   const following = useRef<AbortController | null>(null);
-
-  const updateMessage = useCallback((id: string, update: (m: ChatMessageView) => ChatMessageView) => {
-    setState((s) => s && { ...s, messages: s.messages.map((m) => (m.id === id ? update(m) : m)) });
-  }, []);
+  /** The last answer this view started following (the load effect does not start it twice). */
+  const followed = useRef<string | null>(null);
 
   const follow = useCallback(
-    (messageId: string, start: FollowOptions['start']) => {
+    (message: ChatMessageView, start: FollowOptions['start']) => {
       following.current?.abort();
       const controller = new AbortController();
       following.current = controller;
-      setStreaming({ chatId, messageId, controller });
+      followed.current = message.id;
+      dispatch({ type: 'start', message });
+      const messageId = message.id;
       void followAnswer(api, {
         chatId,
         messageId,
         start,
         allowClaim: canWrite,
         signal: controller.signal,
-        onEvent: (e) => updateMessage(messageId, (m) => applyAnswerEvent(m, e.event, e.data)),
+        onEvent: (e) => dispatch({ type: 'event', messageId, event: e.event, data: e.data }),
       }).then((outcome) => {
-        setStreaming((s) => (s?.controller === controller ? null : s));
         if (following.current === controller) following.current = null;
         if (outcome.kind === 'aborted') return;
         // Not started, and this person may not start it: it stays as it is (generating).
@@ -93,92 +100,84 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         if (outcome.kind === 'failed' && !unclaimed) {
           // Refused (no model, one answer at a time, …) or the connection stayed lost: say
           // why in the message and keep what it had.
-          const { code, message } = outcome.error;
-          updateMessage(messageId, (m) => ({ ...m, status: 'failed', error: { code, message } }));
+          const { code, message: text } = outcome.error;
+          dispatch({ type: 'fail', messageId, error: { code, message: text } });
         }
-        callbacks.current.onChanged?.();
+        dispatch({ type: 'end', messageId });
+        // The answer ended: the chat's messages and name, and the list's order, changed.
+        invalidateChat(queryClient, chatId);
       });
     },
-    [api, chatId, canWrite, updateMessage],
+    [api, chatId, canWrite, queryClient],
   );
 
+  // An answer still being written when the chat (re)loaded: attach to it and replay.
+  const data = query.data;
   useEffect(() => {
-    const controller = new AbortController();
-    unwrap(api.http.GET('/api/data-agent/chats/{chat_id}', { params: { path: { chat_id: chatId } }, signal: controller.signal }))
-      .then((chat) => {
-        if (controller.signal.aborted) return;
-        const messages = chat.messages.map(toMessageView);
-        setState({ chatId, version, status: 'ready', chat: toChatSummary(chat), messages, error: null });
-        // An answer still being written when the page (re)loaded: attach to it and replay.
-        const last = messages.at(-1);
-        if (last?.role === 'assistant' && last.status === 'generating') {
-          follow(last.id, last.id === callbacks.current.claimMessageId && canWrite ? 'claim' : 'attach');
-        }
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        // A chat that is not there, is not yours, or is not even an id: one answer.
-        const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
-        setState({
-          chatId,
-          version,
-          status: notFound ? 'notFound' : 'error',
-          chat: null,
-          messages: [],
-          error: errorMessage(error),
-        });
-      });
-    return () => {
-      controller.abort();
+    const last = data?.messages.at(-1);
+    if (last?.role !== 'assistant' || last.status !== 'generating' || followed.current === last.id) return;
+    follow(last, last.id === claimMessageId && canWrite ? 'claim' : 'attach');
+  }, [data, follow, claimMessageId, canWrite]);
+
+  useEffect(
+    () => () => {
       following.current?.abort();
       following.current = null;
-    };
-  }, [api, chatId, version, follow, canWrite]);
+      followed.current = null;
+    },
+    [],
+  );
+
+  const sendMutation = useMutation({
+    mutationFn: (content: string) => postMessage(api, chatId, content),
+    onSuccess: (pair) => {
+      // Followed before the cache shows it, so the load effect leaves it to us.
+      follow(toMessageView(pair.assistantMessage), 'claim');
+      addMessagePair(queryClient, chatId, pair);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.chatLists });
+    },
+  });
+  const { mutateAsync: postQuestion, isPending: sending } = sendMutation;
+  const streaming = streams.following;
 
   const send = useCallback(
     async (text: string) => {
       const content = text.trim();
       if (!content || sending || streaming) return false;
-      setSending(true);
       try {
-        const pair = await unwrap(
-          api.http.POST('/api/data-agent/chats/{chat_id}/messages', {
-            params: { path: { chat_id: chatId } },
-            body: { content },
-          }),
-        );
-        const user = toMessageView(pair.userMessage);
-        const answer = toMessageView(pair.assistantMessage);
-        setState((s) => s && s.chatId === chatId ? { ...s, messages: [...s.messages, user, answer] } : s);
-        callbacks.current.onChanged?.();
-        follow(answer.id, 'claim');
+        await postQuestion(content);
         return true;
       } catch (error) {
-        callbacks.current.onError?.(errorMessage(error));
+        onError.current?.(errorMessage(error));
         return false;
-      } finally {
-        setSending(false);
       }
     },
-    [api, chatId, follow, sending, streaming],
+    [postQuestion, sending, streaming],
   );
 
   const stop = useCallback(() => {
     if (!streaming) return;
-    cancelAnswer(api, streaming.chatId, streaming.messageId).catch((error: unknown) =>
-      callbacks.current.onError?.(errorMessage(error)),
-    );
-  }, [api, streaming]);
+    cancelAnswer(api, chatId, streaming).catch((error: unknown) => onError.current?.(errorMessage(error)));
+  }, [api, chatId, streaming]);
 
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
-  const current = state?.chatId === chatId && state.version === version ? state : null;
+  const messages = useMemo(() => mergeAnswers(data?.messages ?? [], streams), [data, streams]);
+
+  let status: ChatLoadStatus = 'loading';
+  if (data) status = 'ready';
+  else if (query.isError && !query.isFetching) {
+    // A chat that is not there, is not yours, or is not even an id: one answer.
+    const error = query.error;
+    status = error instanceof ApiError && (error.status === 404 || error.status === 400) ? 'notFound' : 'error';
+  }
   return {
-    status: current?.status ?? 'loading',
-    chat: current?.chat ?? null,
-    messages: current?.messages ?? [],
-    error: current?.error ?? null,
-    isStreaming: sending || (streaming !== null && streaming.chatId === chatId),
+    status,
+    chat: data?.chat ?? null,
+    messages: status === 'ready' ? messages : [],
+    error: status === 'error' ? errorMessage(query.error) : null,
+    isStreaming: sending || streaming !== null,
     send,
     stop,
     reload,

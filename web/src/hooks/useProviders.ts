@@ -1,6 +1,8 @@
-import { ApiError, unwrap } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '../api/ApiContext';
+import { ApiError, unwrap, type ApiClient } from '../api/client';
 import type { ProviderView } from '../types';
-import { useApiResource } from './useApiResource';
+import { queryKeys } from './queries';
 
 export interface ProvidersInfo {
   /**
@@ -16,30 +18,39 @@ export interface ProvidersInfo {
 
 export const NO_PROVIDERS: ProvidersInfo = { providers: [], defaultProvider: null, systemDefault: null };
 
-/** The model providers (GET /api/llm/providers); none when the server has no model (503). */
+async function fetchProviders(api: ApiClient, signal: AbortSignal): Promise<ProvidersInfo> {
+  try {
+    const body = await unwrap(api.http.GET('/api/llm/providers', { signal }));
+    const enabled = new Set(body.providers.map((p) => p.id as string));
+    const effective =
+      body.defaultProvider && enabled.has(body.defaultProvider) ? body.defaultProvider : body.systemDefault;
+    return {
+      providers: body.providers.map((p) => ({
+        id: p.id,
+        name: p.name,
+        model: p.model,
+        isDefault: effective ? p.id === effective : p.isDefault,
+      })),
+      defaultProvider: body.defaultProvider,
+      systemDefault: body.systemDefault,
+    };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 503) return NO_PROVIDERS;
+    throw error;
+  }
+}
+
+/**
+ * The model providers (GET /api/llm/providers); none when the server has no model (503) or
+ * they cannot be had. `info` is undefined only while loading.
+ */
 export function useProviders() {
-  const resource = useApiResource<ProvidersInfo>('providers', async (api, signal) => {
-    try {
-      const body = await unwrap(api.http.GET('/api/llm/providers', { signal }));
-      const enabled = new Set(body.providers.map((p) => p.id as string));
-      const effective =
-        body.defaultProvider && enabled.has(body.defaultProvider) ? body.defaultProvider : body.systemDefault;
-      return {
-        providers: body.providers.map((p) => ({
-          id: p.id,
-          name: p.name,
-          model: p.model,
-          isDefault: effective ? p.id === effective : p.isDefault,
-        })),
-        defaultProvider: body.defaultProvider,
-        systemDefault: body.systemDefault,
-      };
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 503) return NO_PROVIDERS;
-      throw error;
-    }
+  const api = useApi();
+  const query = useQuery({
+    queryKey: queryKeys.providers,
+    queryFn: ({ signal }) => fetchProviders(api, signal),
   });
-  return { ...resource, info: resource.data };
+  return { info: query.data ?? (query.isError ? NO_PROVIDERS : undefined), loading: query.isPending };
 }
 
 /** "Provider · model" answering a chat: its own provider, else the person's, else the system's. */

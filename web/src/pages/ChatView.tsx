@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Link as RouterLink } from 'react-router';
 import ChatHeader from '../components/data-agent/ChatHeader';
 import ChatInput from '../components/data-agent/ChatInput';
@@ -11,24 +12,21 @@ import ChatListButton from '../components/layout/ChatListButton';
 import { useDataChat } from '../hooks/useDataChat';
 import { modelLabelFor, type ProvidersInfo } from '../hooks/useProviders';
 import { useSuggestions } from '../hooks/useSuggestions';
-import type { ChatSummary, OntologySummary } from '../types';
+import type { OntologySummary } from '../types';
 import MessageList from './MessageList';
 
 export const NOT_FOUND_MESSAGE = 'This chat does not exist or is not yours.';
 
 export interface ChatViewProps {
   chatId: string;
-  /** The chat as the list has it (fresher after a rename); the loaded one otherwise. */
-  summary?: ChatSummary;
   ontologies: OntologySummary[];
   providers: ProvidersInfo | undefined;
   canWrite: boolean;
   role: string;
   /** Below `md`: opens the chat list drawer. */
   onOpenSidebar?: () => void;
-  onChanged: () => void;
   onError: (message: string) => void;
-  /** The answer to claim on load (see useDataChat). */
+  /** The answer to claim on load (see useDataChat); read when the view mounts. */
   claimMessageId?: string | null;
 }
 
@@ -39,10 +37,16 @@ export function disabledReasonFor(canWrite: boolean, role: string): string | nul
 
 /** One chat: its header, the messages (or suggestions while empty) and the input. */
 export default function ChatView(props: ChatViewProps) {
-  const { chatId, canWrite, onChanged, onError, onOpenSidebar, claimMessageId } = props;
-  const data = useDataChat(chatId, { canWrite, onChanged, onError, claimMessageId });
+  const { chatId, canWrite, onError, onOpenSidebar, claimMessageId } = props;
+  const data = useDataChat(chatId, { canWrite, onError, claimMessageId });
   const [draft, setDraft] = useState('');
-  const chat = props.summary ?? data.chat;
+  // ChatInput takes a new draft when it differs from the last: the same text again (a
+  // suggestion clicked twice, a refused question given back twice) goes by "" first.
+  const fillDraft = (text: string) => {
+    if (text === draft) flushSync(() => setDraft(''));
+    setDraft(text);
+  };
+  const chat = data.chat;
   const empty = data.status === 'ready' && data.messages.length === 0;
   const suggestions = useSuggestions(empty && chat ? chat.ontologyId : null);
   const disabledReason = disabledReasonFor(canWrite, props.role);
@@ -81,7 +85,7 @@ export default function ChatView(props: ChatViewProps) {
 
   const ontologyName = props.ontologies.find((o) => o.id === chat.ontologyId)?.name ?? null;
   const onSuggestion = (prompt: string) => {
-    if (disabledReason || data.isStreaming) setDraft(prompt);
+    if (disabledReason || data.isStreaming) fillDraft(prompt);
     else void data.send(prompt);
   };
 
@@ -111,7 +115,7 @@ export default function ChatView(props: ChatViewProps) {
             onSend={(text) => {
               // Not stored (the server refused, or was unreachable): give the text back.
               void data.send(text).then((sent) => {
-                if (!sent) setDraft(text);
+                if (!sent) fillDraft(text);
               });
             }}
             onStop={data.stop}

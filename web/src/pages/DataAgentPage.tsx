@@ -4,15 +4,15 @@ import Drawer from '@mui/material/Drawer';
 import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { errorMessage, unwrap } from '../api/client';
-import { useApi } from '../api/ApiContext';
+import { errorMessage } from '../api/client';
 import { PERMISSIONS, useAuth } from '../auth/AuthContext';
 import ChatSidebar from '../components/data-agent/ChatSidebar';
 import NewChatDialog, { type NewChatInput } from '../components/data-agent/NewChatDialog';
 import WelcomeScreen from '../components/data-agent/WelcomeScreen';
 import ChatListButton from '../components/layout/ChatListButton';
+import { useSendMessage } from '../hooks/useChatMutations';
 import { useDataAgent } from '../hooks/useDataAgent';
 import { useOntologies } from '../hooks/useOntologies';
 import { useProviders } from '../hooks/useProviders';
@@ -30,7 +30,6 @@ export default function DataAgentPage() {
   const { chatId } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const api = useApi();
   const { user, can } = useAuth();
   const canWrite = can(PERMISSIONS.chatWrite);
   const canDelete = can(PERMISSIONS.chatDelete);
@@ -38,11 +37,20 @@ export default function DataAgentPage() {
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
 
   const list = useDataAgent();
+  const { mutateAsync: sendMessage } = useSendMessage();
   const { ontologies } = useOntologies();
   const { info: providers } = useProviders();
   const readyOntologies = ontologies.filter((o) => o.status === 'ready');
   const firstReady = readyOntologies[0] ?? null;
   const welcomeSuggestions = useSuggestions(!chatId && canWrite && firstReady ? firstReady.id : null);
+
+  // The answer to claim, told by navigation state: read by the chat view as it mounts, then
+  // cleared, so that a reload (history state survives it) attaches instead of claiming again.
+  const claimMessageId = (location.state as ClaimState | null)?.claim ?? null;
+  const here = location.pathname + location.search + location.hash;
+  useEffect(() => {
+    if (claimMessageId) void navigate(here, { replace: true, state: null });
+  }, [claimMessageId, here, navigate]);
 
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [newChatOpen, setNewChatOpen] = useState(false);
@@ -93,13 +101,7 @@ export default function DataAgentPage() {
     }
     try {
       const chat = await list.createChat({ ontologyId: firstReady.id });
-      const pair = await unwrap(
-        api.http.POST('/api/data-agent/chats/{chat_id}/messages', {
-          params: { path: { chat_id: chat.id } },
-          body: { content: prompt },
-        }),
-      );
-      list.refresh();
+      const pair = await sendMessage({ chatId: chat.id, content: prompt });
       const state: ClaimState = { claim: pair.assistantMessage.id };
       navigate(`/agent/${chat.id}`, { state });
     } catch (error) {
@@ -148,15 +150,13 @@ export default function DataAgentPage() {
         <ChatView
           key={chatId}
           chatId={chatId}
-          summary={list.chats.find((c) => c.id === chatId)}
           ontologies={ontologies}
           providers={providers}
           canWrite={canWrite}
           role={user?.role ?? 'unknown'}
           onOpenSidebar={openSidebar}
-          onChanged={list.refresh}
           onError={setNotice}
-          claimMessageId={(location.state as ClaimState | null)?.claim ?? null}
+          claimMessageId={claimMessageId}
         />
       ) : (
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

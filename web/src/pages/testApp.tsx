@@ -2,11 +2,13 @@
 // with a probe showing where it is. A small in-memory server answers the routes it uses.
 
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { AppProviders, AppRoutes } from '../App';
 import { createApiClient } from '../api/client';
 import { errorResponse, fakeNetwork, jsonResponse, type FakeRequest, type Handler } from '../api/fakeFetch';
 import type { Schemas } from '../api/client';
+import { createQueryClient } from '../hooks/queries';
 
 export const T0 = '2026-01-01T10:00:00+00:00';
 
@@ -70,8 +72,8 @@ export function fakeServer(state: FakeServer): Handler {
     const overridden = await state.override?.(req);
     if (overridden) return overridden;
     const { method, path } = req;
-    if (path === '/api/auth/me') {
-      return state.signedIn ? jsonResponse(200, { data: user(state.role) }) : errorResponse(401, 'UNAUTHORIZED', 'Sign in first.');
+    if (method === 'GET' && path === '/api/auth/session') {
+      return jsonResponse(200, { data: { user: state.signedIn ? user(state.role) : null } });
     }
     if (method === 'POST' && path === '/api/auth/login') {
       const body = JSON.parse(req.body) as { email: string; password: string };
@@ -97,6 +99,16 @@ export function fakeServer(state: FakeServer): Handler {
       if (!found) return errorResponse(404, 'NOT_FOUND', 'Chat not found.');
       return jsonResponse(200, { data: { ...found, messages: state.messages[found.id] ?? [] } });
     }
+    if (method === 'DELETE' && chatMatch) {
+      state.chats = state.chats.filter((c) => c.id !== chatMatch[1]);
+      return new Response(null, { status: 204 });
+    }
+    if (method === 'PATCH' && chatMatch) {
+      const { name } = JSON.parse(req.body) as { name: string };
+      state.chats = state.chats.map((c) => (c.id === chatMatch[1] ? { ...c, name } : c));
+      const renamed = state.chats.find((c) => c.id === chatMatch[1]);
+      return renamed ? jsonResponse(200, { data: renamed }) : errorResponse(404, 'NOT_FOUND', 'Chat not found.');
+    }
     if (method === 'GET' && path === '/api/ontologies') return jsonResponse(200, { data: [ONTOLOGY] });
     if (method === 'GET' && path === '/api/llm/providers') {
       return jsonResponse(200, {
@@ -116,22 +128,40 @@ export function fakeServer(state: FakeServer): Handler {
   };
 }
 
+/** Where the app is (path + search); its history state as JSON in `data-state`. */
 export function LocationProbe() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
+  return (
+    <output data-testid="location" data-state={JSON.stringify(location.state ?? null)}>
+      {location.pathname + location.search}
+    </output>
+  );
+}
+
+/** A query cache for one test: no retries (an error shows at once), no garbage-collection timers. */
+export function testQueryClient() {
+  const queryClient = createQueryClient({ retry: false });
+  queryClient.setDefaultOptions({
+    ...queryClient.getDefaultOptions(),
+    queries: { ...queryClient.getDefaultOptions().queries, gcTime: Infinity },
+  });
+  return queryClient;
 }
 
 /** Renders the app at `path` over `handler`; returns the network for assertions. */
-export function renderApp(path: string, handler: Handler) {
+export function renderApp(path: string, handler: Handler, { strict = false }: { strict?: boolean } = {}) {
   const network = fakeNetwork(handler);
   const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
-  const view = render(
+  const queryClient = testQueryClient();
+  const app = (
     <MemoryRouter initialEntries={[path]}>
-      <AppProviders client={client}>
+      <AppProviders client={client} queryClient={queryClient}>
         <AppRoutes />
         <LocationProbe />
       </AppProviders>
-    </MemoryRouter>,
+    </MemoryRouter>
   );
-  return { network, client, ...view };
+  // StrictMode (as main.tsx has it) runs every effect twice: streams must start idempotently.
+  const view = render(strict ? <StrictMode>{app}</StrictMode> : app);
+  return { network, client, queryClient, ...view };
 }

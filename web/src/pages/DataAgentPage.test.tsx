@@ -1,0 +1,91 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { errorResponse, frame, jsonResponse, sseResponse } from '../api/fakeFetch';
+import { chat, fakeServer, message, renderApp, type FakeServer } from './testApp';
+
+function server(extra: Partial<FakeServer> = {}): FakeServer {
+  return { signedIn: true, role: 'contributor', chats: [chat('c1', 'Revenue by city')], messages: { c1: [] }, ...extra };
+}
+
+describe('DataAgentPage', () => {
+  it('asks a suggestion in a new chat, claims its answer at once, and forgets the claim', async () => {
+    const state = server({ chats: [] });
+    state.override = (req) => {
+      if (req.method === 'POST' && req.path === '/api/data-agent/chats') {
+        const created = chat('c9', 'New chat');
+        state.chats = [created, ...state.chats];
+        state.messages.c9 = [];
+        return jsonResponse(201, { data: { ...created, messages: [] } });
+      }
+      if (req.method === 'POST' && req.path === '/api/data-agent/chats/c9/messages') {
+        const pair = {
+          userMessage: { ...message('m1', 'user', 'Top 10 customers by revenue'), chatId: 'c9' },
+          assistantMessage: { ...message('m2', 'assistant', '', 'generating'), chatId: 'c9' },
+        };
+        state.messages.c9 = [pair.userMessage, pair.assistantMessage];
+        return jsonResponse(201, { data: pair });
+      }
+      if (req.path === '/api/data-agent/chats/c9/messages/m2/stream') {
+        return sseResponse({ chunks: [frame(1, 'message_complete', { messageId: 'm2', content: 'Acme leads.', metadata: {} })] });
+      }
+      return undefined;
+    };
+    const { network } = renderApp('/agent', fakeServer(state));
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Top 10 customers by revenue/ }));
+
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    await waitFor(() => expect(log).toHaveTextContent('Acme leads.'));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/agent\/c9$/);
+    const calls = network.calls();
+    expect(calls).toContain('POST /api/data-agent/chats/c9/messages/m2/stream');
+    expect(calls.some((c) => c.endsWith('/events'))).toBe(false);
+    // A reload would find no claim to make again (history state survives a reload).
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveAttribute('data-state', 'null'));
+  });
+
+  it('gives a refused question back each time, even the same text twice', async () => {
+    const state = server();
+    state.override = (req) =>
+      req.method === 'POST' && req.path === '/api/data-agent/chats/c1/messages'
+        ? errorResponse(429, 'RATE_LIMITED', 'You already have an answer being generated.')
+        : undefined;
+    renderApp('/agent/c1', fakeServer(state));
+    const ui = userEvent.setup();
+    const input = await screen.findByRole('textbox', { name: 'Message' });
+
+    await ui.type(input, 'Hello');
+    await ui.click(screen.getByRole('button', { name: 'Send message' }));
+    await waitFor(() => expect(input).toHaveValue('Hello'));
+    expect(await screen.findByText('You already have an answer being generated.')).toBeInTheDocument();
+
+    await ui.click(screen.getByRole('button', { name: 'Send message' }));
+    await waitFor(() => expect(input).toHaveValue('Hello'));
+  });
+
+  it('keeps the chat header in step with a rename from the list', async () => {
+    renderApp('/agent/c1', fakeServer(server()));
+    const ui = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'Revenue by city' })).toBeInTheDocument();
+    await ui.click(await screen.findByRole('button', { name: 'Open chat list' }));
+    await ui.click(await screen.findByRole('button', { name: 'Rename chat Revenue by city' }));
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    await ui.clear(name);
+    await ui.type(name, 'Revenue 2026{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rename chat' })).not.toBeInTheDocument());
+    await ui.keyboard('{Escape}'); // closes the drawer
+    expect(await screen.findByRole('heading', { name: 'Revenue 2026' })).toBeInTheDocument();
+  });
+
+  it('deleting the open chat goes back to /agent without asking for it again', async () => {
+    const { network } = renderApp('/agent/c1', fakeServer(server()));
+    const ui = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Revenue by city' });
+    await ui.click(await screen.findByRole('button', { name: 'Open chat list' }));
+    await ui.click(await screen.findByRole('button', { name: 'Delete chat Revenue by city' }));
+    await ui.click(await screen.findByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/agent$/));
+    expect(await screen.findByText('No chats yet')).toBeInTheDocument();
+    expect(network.calls()).toContain('DELETE /api/data-agent/chats/c1');
+    expect(network.calls().filter((c) => c === 'GET /api/data-agent/chats/c1')).toHaveLength(1);
+  });
+});
