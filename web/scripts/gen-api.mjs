@@ -6,8 +6,7 @@
 // The document comes from `dataagent openapi` (the Python package in ../.venv, or the
 // command named by DATAAGENT_BIN), so no server needs to run.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -17,17 +16,10 @@ const web = resolve(here, '..');
 const target = join(web, 'src', 'api', 'schema.ts');
 const bin = process.env.DATAAGENT_BIN ?? resolve(web, '..', '.venv', 'bin', 'dataagent');
 
-const scratch = mkdtempSync(join(tmpdir(), 'dataagent-openapi-'));
-let document;
-try {
-  // A throwaway data directory: printing the document must not touch the user's data.
-  const env = { ...process.env, DATAAGENT_DATA_DIR: join(scratch, 'data') };
-  delete env.DATAAGENT_DATABASE_URL;
-  const text = execFileSync(bin, ['openapi'], { env, encoding: 'utf-8', maxBuffer: 64 << 20 });
-  document = JSON.parse(text);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+// `dataagent openapi` builds the document from the routes alone: it reads no settings and
+// writes nothing (no data directory, no database), so it runs as it is.
+const text = execFileSync(bin, ['openapi'], { encoding: 'utf-8', maxBuffer: 64 << 20 });
+const document = JSON.parse(text);
 
 const header =
   '// Generated from the server\'s OpenAPI document by `npm run gen:api`. Do not edit.\n' +
