@@ -118,7 +118,7 @@ browser-deps:
 
 # E2E_ARGS go to `playwright test` (e.g. E2E_ARGS=--headed, or a spec file to run alone).
 web-e2e: install browser-deps web
-	cd $(WEB) && $(NPM) run e2e -- $(E2E_ARGS)
+	cd $(WEB) && CHROMIUM_PATH=$(CHROMIUM) $(NPM) run e2e -- $(E2E_ARGS)
 
 format: install
 	$(BIN)/ruff format .

@@ -2,7 +2,9 @@ import { expect, stack, test } from './fixtures';
 
 test.describe('a wrong password and a chat that is not yours', () => {
   // Provoked on purpose: the browser logs the 401 and the 404 it receives.
-  test.use({ allowedConsole: [/status of 401.*\/api\/auth\/login$/, /status of 404.*\/api\/data-agent\/chats\//] });
+  test.use({
+    allowedConsole: /status of (401.*\/api\/auth\/login|404.*\/api\/data-agent\/chats\/\S+)$/,
+  });
 
   test('a signed-out visit goes to sign-in and comes back to where it was', async ({ page }) => {
     await page.goto('/agent/00000000-0000-4000-8000-000000000000?x=1');

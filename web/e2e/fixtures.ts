@@ -21,7 +21,7 @@ export function stack(): Stack {
 
 interface Fixtures {
   /** Console messages expected in this test: matched against "<text> <url>". */
-  allowedConsole: RegExp[];
+  allowedConsole: RegExp | null;
   problems: string[];
 }
 
@@ -30,8 +30,7 @@ export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => {
     await use(stack().baseUrl);
   },
-  // A signed-out page asks who is signed in and gets a 401, which Chrome logs.
-  allowedConsole: [[/status of 401.* \S*\/api\/auth\/me$/], { option: true }],
+  allowedConsole: [null, { option: true }],
   problems: [
     async ({ page, allowedConsole }, use) => {
       const problems: string[] = [];
@@ -45,7 +44,7 @@ export const test = base.extend<Fixtures>({
         const text = message.text();
         if (message.type() === 'warning' && !text.includes('Content Security Policy')) return;
         const where = `${text} ${message.location().url}`;
-        if (allowedConsole.some((allowed) => allowed.test(where))) return;
+        if (allowedConsole?.test(where)) return;
         problems.push(`${message.type()}: ${where}`);
       });
       page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));

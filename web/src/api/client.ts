@@ -27,8 +27,6 @@ export const NETWORK_ERROR_MESSAGE = 'Could not reach the server; check your con
 export interface ApiClient {
   /** Typed calls: `api.http.GET('/api/auth/me')`. */
   http: Http;
-  /** A GET of a route the generated schema does not have yet; same cookie, 401 and errors. */
-  getJson<T>(path: string, init?: { signal?: AbortSignal }): Promise<T>;
   /** Called on any 401 but the sign-in's own; returns the unsubscribe function. */
   onUnauthorized(listener: () => void): () => void;
 }
@@ -63,30 +61,6 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
   return {
     http,
-    async getJson<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
-      const request = new Request(new URL(path, baseUrl || 'http://localhost').toString(), {
-        method: 'GET',
-        credentials: 'same-origin',
-        headers: { Accept: 'application/json' },
-        signal: init.signal,
-      });
-      let response: Response;
-      try {
-        response = await doFetch(request);
-      } catch (error) {
-        throw networkError(error);
-      }
-      if (response.status === 401) notify();
-      const text = await response.text();
-      let body: unknown = undefined;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      if (!response.ok) throw toApiError(response, body);
-      return (body as { data: T }).data;
-    },
     onUnauthorized(listener) {
       listeners.add(listener);
       return () => {

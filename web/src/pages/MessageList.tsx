@@ -58,7 +58,9 @@ export default function MessageList({ messages, streaming = false }: MessageList
       aria-busy={streaming || undefined}
       tabIndex={0}
       onScroll={onScroll}
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+      // relative: screen-reader-only text (absolutely placed) stays inside the scroller
+      // instead of stretching the page below it.
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative' }}
     >
       <Box
         ref={content}
