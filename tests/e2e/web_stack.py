@@ -4,9 +4,11 @@
 
 starts a scripted OpenAI-compatible server (tests/fakes/openai_server.py) and a real
 `dataagent demo` process pointed at it with `OPENAI_BASE_URL`, serving the built page from
-web/dist. When both answer it prints one line, `WEB_STACK {json}`, with the base URL and the
-accounts (the demo's admin and a viewer), then runs until stdin closes or it is signalled,
-and stops everything. Playwright's global set-up (web/e2e/global-setup.ts) starts it.
+web/dist. The browser reaches the server through a TCP relay (`Relay`) that a test can tell
+to cut every open connection, as a flaky network would. When all answer it prints one line,
+`WEB_STACK {json}`, with the base URL (the relay's), the relay's drop URL and the accounts
+(the demo's admin and a viewer), then runs until stdin closes or it is signalled, and stops
+everything. Playwright's global set-up (web/e2e/global-setup.ts) starts it.
 
 The model is scripted by the question, so a browser test picks the behaviour it needs:
 
@@ -14,19 +16,25 @@ The model is scripted by the question, so a browser test picks the behaviour it 
   that draws a bar chart of that result, then an answer that quotes the result as a
   markdown table (streamed in small pieces);
 - a question containing "slowly": no tools, a long answer streamed in small pieces, one every
-  `SLOW_PIECE_S` seconds (for stopping an answer and reloading the page mid-answer).
+  `SLOW_PIECE_S` seconds (for stopping an answer and reloading the page mid-answer);
+- a question containing "markup": an answer carrying what a hostile or confused model might
+  write (raw HTML with a script, an image on another host, a `javascript:` link), which the
+  page must show as text or not load at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +77,14 @@ SLOW_ANSWER = " ".join(
     f"Part {i}: the regions differ in revenue, orders and customers." for i in range(1, 41)
 )
 
+HOSTILE_ANSWER = (
+    "Here is the summary.\n\n"
+    '<img src="/api/health" onerror="window.__pwned = true">\n\n'
+    "<script>window.__pwned = true</script>\n\n"
+    "![tracker](https://tracker.invalid/pixel.png)\n\n"
+    "[click me](javascript:window.__pwned=true) and [the docs](https://example.invalid/docs)."
+)
+
 
 def _question_and_tool_results(body: dict[str, Any]) -> tuple[str, list[str]]:
     """The last user message of a request, and the tool results that follow it."""
@@ -96,6 +112,8 @@ def respond(body: dict[str, Any]) -> Step:
     question, results = _question_and_tool_results(body)
     if "slowly" in question.lower():
         return Step(text=SLOW_ANSWER, piece=30, chunk_delay_s=SLOW_PIECE_S)
+    if "markup" in question.lower():
+        return Step(text=HOSTILE_ANSWER, piece=40)
     if not results:
         return Step(
             text="I will total the revenue of each region first.",
@@ -111,6 +129,86 @@ def respond(body: dict[str, Any]) -> Step:
         "`orders` and `stores` to group them by region."
     )
     return Step(text=answer, piece=6, chunk_delay_s=0.02)
+
+
+class Relay:
+    """Forwards 127.0.0.1:`port` to the server byte for byte; `drop()` cuts every connection.
+
+    A `POST /drop` to the control server at `control_url` calls `drop()`, so a browser test
+    can break the page's open streams mid-answer without touching the server.
+    """
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self._listener.getsockname()[1]
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+        relay = self
+
+        class Control(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                dropped = relay.drop()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(json.dumps({"dropped": dropped}).encode())
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self._control = ThreadingHTTPServer(("127.0.0.1", 0), Control)
+        threading.Thread(target=self._control.serve_forever, daemon=True).start()
+
+    @property
+    def control_url(self) -> str:
+        """Where a POST cuts every open connection."""
+        return f"http://127.0.0.1:{self._control.server_address[1]}/drop"
+
+    def drop(self) -> int:
+        """Close every open connection (both sides); the number of pairs closed."""
+        with self._lock:
+            sockets, self._open = self._open, set()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        return len(sockets) // 2
+
+    def close(self) -> None:
+        """Stop accepting and cut what is open."""
+        self._control.shutdown()
+        self._listener.close()
+        self.drop()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._open.update((client, upstream))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        # Either side closing ends the pair (browsers do not half-close HTTP connections).
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with self._lock:
+            self._open.difference_update((source, sink))
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
 
 
 def _wait_for_demo(process: subprocess.Popen[str], output: list[str]) -> None:
@@ -193,8 +291,10 @@ def main() -> int:
             _wait_for_demo(process, output)
             url = f"http://127.0.0.1:{port}"
             _create_viewer(url)
+            relay = Relay(port)
             announcement = {
-                "baseUrl": url,
+                "baseUrl": f"http://127.0.0.1:{relay.port}",
+                "dropUrl": relay.control_url,
                 "admin": {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD},
                 "viewer": {"email": VIEWER_EMAIL, "password": VIEWER_PASSWORD},
             }

@@ -9,6 +9,8 @@ export interface Account {
 
 interface Stack {
   baseUrl: string;
+  /** A POST here cuts every open connection between the page and the server. */
+  dropUrl: string;
   admin: Account;
   viewer: Account;
 }
