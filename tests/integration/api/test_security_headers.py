@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.responses import StreamingResponse
 from tests.integration.api.conftest import World
+from tests.integration.api.raw_asgi import get_scope, receive_once
 
 from dataagent.api.app import create_app
 from dataagent.api.security_headers import CONTENT_SECURITY_POLICY
@@ -125,38 +126,15 @@ async def test_streamed_responses_are_not_buffered(bare_app: FastAPI) -> None:
         return StreamingResponse(chunks(), media_type="text/event-stream")
 
     bare_app.add_api_route("/api/test-stream", stream, include_in_schema=False)
-    scope: dict[str, Any] = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/api/test-stream",
-        "raw_path": b"/api/test-stream",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"host", b"test")],
-        "client": ("127.0.0.1", 1234),
-        "server": ("test", 80),
-    }
     sent: list[dict[str, Any]] = []
     first_chunk = asyncio.Event()
-    requested = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
         if message.get("body") == b"data: first\n\n":
             first_chunk.set()
 
-    task = asyncio.create_task(bare_app(scope, receive, send))
+    task = asyncio.create_task(bare_app(get_scope("/api/test-stream"), receive_once(), send))
     await asyncio.wait_for(first_chunk.wait(), timeout=10)
     assert not task.done()  # the route still holds the second chunk
     start = sent[0]

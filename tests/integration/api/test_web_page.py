@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from tests.integration.api.raw_asgi import get_scope, receive_once
 
 from dataagent.api.app import create_app
 from dataagent.config import Settings
@@ -74,35 +73,12 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 async def _raw_get(app: FastAPI, raw_path: str) -> tuple[int, dict[str, str], bytes]:
     """GET a path exactly as a server hands it over (no client-side `..` normalisation):
     `path` percent-decoded, as Uvicorn does."""
-    scope: dict[str, Any] = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": unquote(raw_path),
-        "raw_path": raw_path.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"host", b"test")],
-        "client": ("127.0.0.1", 1234),
-        "server": ("test", 80),
-    }
     sent: list[dict[str, Any]] = []
-    requested = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()  # the client stays connected until the answer ends
-        raise AssertionError("unreachable")
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    await app(scope, receive, send)
+    await app(get_scope(raw_path), receive_once(), send)
     start = sent[0]
     headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
     body = b"".join(m.get("body", b"") for m in sent[1:])
