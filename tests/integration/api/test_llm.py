@@ -150,7 +150,9 @@ async def test_admin_updates_then_replaces_a_providers_settings(world: World) ->
 
 
 async def test_anthropic_thinking_budget_or_adaptive(world: World) -> None:
-    for level, stored in ((2048, "2048"), (128000, "128000"), ("adaptive", "adaptive")):
+    # 2615.0 is an integer to JSON Schema (and so to the OpenAPI document): accepted.
+    levels = ((2048, "2048"), (128000, "128000"), (2615.0, "2615"), ("adaptive", "adaptive"))
+    for level, stored in levels:
         response = await put_settings(world.admin, provider="anthropic", reasoningLevel=level)
         assert response.status_code == 200, response.text
         assert response.json()["data"]["providers"][1]["reasoningLevel"] == stored
@@ -182,6 +184,8 @@ async def test_settings_of_a_provider_not_enabled_are_kept(world: World) -> None
         {"provider": "azure", "reasoningLevel": "extreme"},
         {"provider": "anthropic", "reasoningLevel": "high"},
         {"provider": "anthropic", "reasoningLevel": 1023},
+        {"provider": "anthropic", "reasoningLevel": 2048.5},
+        {"provider": "anthropic", "reasoningLevel": True},
         {"provider": "anthropic", "reasoningLevel": "128001"},
         {"provider": "anthropic", "reasoningLevel": "-2048"},
         {"provider": "openai", "apiKey": "sk-sneaky"},

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from dataagent.api.schemas import ApiInput, ApiModel
 from dataagent.llm.providers import ProviderId
@@ -64,6 +64,14 @@ class LlmSettingsPublic(ApiModel):
     system_default: ProviderId | None
 
 
+def _json_integer(value: Any) -> Any:
+    """A JSON number with no fraction (2048.0) is an integer, as JSON Schema counts it; a
+    string or a boolean stays what it is, for the strict check to refuse."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class _SettingsUpdate(ApiInput):
     model: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     temperature: Annotated[float, Field(ge=0, le=2, strict=True)] | None = None
@@ -82,7 +90,9 @@ class AnthropicSettingsUpdate(_SettingsUpdate):
 
     provider: Literal["anthropic"]
     reasoning_level: (
-        Literal["adaptive"] | Annotated[int, Field(ge=1024, le=128_000, strict=True)] | None
+        Literal["adaptive"]
+        | Annotated[int, BeforeValidator(_json_integer), Field(ge=1024, le=128_000, strict=True)]
+        | None
     ) = None
 
 
