@@ -17,6 +17,8 @@ The model is scripted by the question, so a browser test picks the behaviour it 
   markdown table (streamed in small pieces);
 - a question containing "slowly": no tools, a long answer streamed in small pieces, one every
   `SLOW_PIECE_S` seconds (for stopping an answer and reloading the page mid-answer);
+- a question containing "long report": an 18,000-character answer of 40 sections with tables and
+  code, streamed fast in small pieces (for the page's rendering benchmark);
 - a question containing "markup": an answer carrying what a hostile or confused model might
   write (raw HTML with a script, an image on another host, a `javascript:` link), which the
   page must show as text or not load at all.
@@ -85,6 +87,15 @@ HOSTILE_ANSWER = (
     "[click me](javascript:window.__pwned=true) and [the docs](https://example.invalid/docs)."
 )
 
+LONG_REPORT = "\n\n".join(
+    f"## Section {i}\n\nRegion {i} sold more in the spring than in the autumn, "
+    "and its best channel was the web store.\n\n"
+    "| month | orders | revenue |\n|---|---|---|\n"
+    + "\n".join(f"| 2024-{m:02d} | {100 + i * m} | {1000.5 * m + i:.2f} |" for m in range(1, 9))
+    + f"\n\n```sql\nSELECT month, COUNT(*) FROM orders WHERE region = {i} GROUP BY month\n```"
+    for i in range(1, 41)
+)
+
 
 def _question_and_tool_results(body: dict[str, Any]) -> tuple[str, list[str]]:
     """The last user message of a request, and the tool results that follow it."""
@@ -112,6 +123,8 @@ def respond(body: dict[str, Any]) -> Step:
     question, results = _question_and_tool_results(body)
     if "slowly" in question.lower():
         return Step(text=SLOW_ANSWER, piece=30, chunk_delay_s=SLOW_PIECE_S)
+    if "long report" in question.lower():
+        return Step(text=LONG_REPORT, piece=25, chunk_delay_s=0.004)
     if "markup" in question.lower():
         return Step(text=HOSTILE_ANSWER, piece=40)
     if not results:
