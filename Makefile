@@ -124,7 +124,7 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: install
+bench: install web
 	for bench in benchmarks/*_bench.py; do $(BIN)/python $$bench || exit 1; done
 
 clean:
