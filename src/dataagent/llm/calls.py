@@ -30,7 +30,6 @@ from dataagent.llm.usage import TokenUsage, usage_of
 log = logging.getLogger(__name__)
 
 TextSink = Callable[[str], Awaitable[None]]
-Closer = Callable[[], Awaitable[None]]
 
 _PREVIEW_CHARS = 200
 
@@ -218,9 +217,9 @@ def describe_failure(exc: BaseException, provider: str) -> str:
 class ChatClient:
     """A chat model with its identity, retries, usage totals and an observer.
 
-    One client per answer: `calls` and `usage` add up that answer's calls. Close it when the
-    answer is done (`await client.aclose()`, or `async with client:`): that closes the model's
-    HTTP connections (`closer`).
+    One client per answer: `calls` and `usage` add up that answer's calls. The model (and
+    its HTTP connections) belongs to whoever made it: `services.llm` shares one per process
+    and closes it with the app's context.
     """
 
     def __init__(
@@ -232,28 +231,14 @@ class ChatClient:
         max_retries: int = 2,
         backoff_s: float = 0.5,
         max_backoff_s: float = 8.0,
-        closer: Closer | None = None,
     ) -> None:
         self.model = model
-        self._closer = closer
         self.info = info
         self.observer = observer
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.calls: list[LlmCall] = []
-
-    async def aclose(self) -> None:
-        """Release the model's connections (once; later calls do nothing)."""
-        closer, self._closer = self._closer, None
-        if closer is not None:
-            await closer()
-
-    async def __aenter__(self) -> ChatClient:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     @property
     def usage(self) -> TokenUsage:

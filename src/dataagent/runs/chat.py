@@ -85,8 +85,7 @@ class ChatAnswers:
         async with database.session() as session:
             chat = await chats.get_chat(session, run.owner_id, run.chat_id)
             client = await llm.chat_client(run.app, session, run.owner_id, chat.llm_provider)
-        async with client:
-            answer = await self._answer(run, client)
+        answer = await self._answer(run, client)
         await run.emit(
             "message_complete",
             {

@@ -68,16 +68,13 @@ async def _frames(
         except DataAgentError as exc:  # the model went away since the request was checked
             await emit("error", {"message": exc.message, "code": exc.code.value})
             return
-        async with client:
-            try:
-                # Reports its own failures as `error` events.
-                await chat_stream(ctx, owner_id, ontology_id, messages, client, emit)
-            finally:
-                async with ctx.database.session() as session:
-                    await llm.save_traces(
-                        session, owner_id, client.calls, run_id=None, message_id=None
-                    )
-                    await session.commit()
+        try:
+            # Reports its own failures as `error` events.
+            await chat_stream(ctx, owner_id, ontology_id, messages, client, emit)
+        finally:
+            async with ctx.database.session() as session:
+                await llm.save_traces(session, owner_id, client.calls, run_id=None, message_id=None)
+                await session.commit()
 
     async def answered() -> None:
         try:

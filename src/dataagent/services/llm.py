@@ -160,10 +160,7 @@ async def chat_client(
     *,
     observer: CallObserver | None = None,
 ) -> ChatClient:
-    """A client for the model that answers this user's chat (resolved as the module says).
-
-    The caller closes it when the answer is done (`async with client:` or `aclose()`).
-    """
+    """A client for the model that answers this user's chat (resolved as the module says)."""
     require_provider(ctx)
     user = await users.get_user(session, owner_id)
     provider = _resolve(ctx, chat_provider, user.default_llm_provider)

@@ -286,8 +286,7 @@ async def test_resolution_order_chat_user_system_first(world: World) -> None:
     async def provider(chat_provider: Any) -> str:
         async with world.database.session() as session:
             client = await llm.chat_client(world.context, session, user_id, chat_provider)
-            async with client:
-                return client.info.provider
+            return client.info.provider
 
     assert await provider(None) == "azure"  # the system default
     async with world.database.session() as session:
@@ -335,8 +334,7 @@ async def test_chat_client_answers_through_an_openai_compatible_server(world: Wo
         configure(world, openai_base_url=server.url, openai_model="qwen2.5")
         async with world.database.session() as session:
             client = await llm.chat_client(world.context, session, world.viewer.id, None)
-        async with client:
-            answer = await client.stream([HumanMessage("How many?")])
+        answer = await client.stream([HumanMessage("How many?")])
     assert answer.content == "Forty-two."
     assert client.usage.total == 24
     assert server.requests[0]["model"] == "qwen2.5"
@@ -369,9 +367,8 @@ async def test_traces_are_saved_and_listed_in_call_order(world: World) -> None:
         configure(world, openai_base_url=server.url)
         async with world.database.session() as session:
             client = await llm.chat_client(world.context, session, owner.id, None)
-        async with client:
-            await client.stream([HumanMessage("How many customers?")], purpose="tools")
-            await client.stream([HumanMessage("And now?")], purpose="answer")
+        await client.stream([HumanMessage("How many customers?")], purpose="tools")
+        await client.stream([HumanMessage("And now?")], purpose="answer")
     async with world.database.session() as session:
         await llm.save_traces(
             session, owner.id, list(reversed(client.calls)), run_id=None, message_id=message_id

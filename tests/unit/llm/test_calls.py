@@ -4,7 +4,6 @@ time-outs, malformed arguments, traces)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -45,7 +44,7 @@ MakeClient = Callable[..., tuple[ChatClient, Observer]]
 @pytest.fixture
 async def make_client(openai_server: FakeOpenAIServer) -> AsyncIterator[MakeClient]:
     """ChatClients on the real ChatOpenAI pointed at the fake server; closed afterwards."""
-    made: list[ChatClient] = []
+    made: list[Any] = []
 
     def make(*, retries: int = 2, read_timeout_s: float = 30.0) -> tuple[ChatClient, Observer]:
         settings = Settings(
@@ -64,14 +63,13 @@ async def make_client(openai_server: FakeOpenAIServer) -> AsyncIterator[MakeClie
             observer=observer,
             max_retries=retries,
             backoff_s=0,
-            closer=functools.partial(close_chat_model, model),
         )
-        made.append(client)
+        made.append(model)
         return client, observer
 
     yield make
-    for client in made:
-        await client.aclose()
+    for model in made:
+        await close_chat_model(model)
 
 
 class Pieces:
