@@ -1,4 +1,5 @@
-"""A real `dataagent serve` process for end-to-end tests: start, sign in, kill, restart."""
+"""Real `dataagent serve` and `dataagent demo` processes for end-to-end tests: start, sign
+in, kill, restart."""
 
 from __future__ import annotations
 
@@ -31,6 +32,57 @@ def free_port() -> int:
         return port
 
 
+def process_env(home: Path, port: int) -> dict[str, str]:
+    """A server process's own environment: nothing inherited but PATH."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": SOURCE,
+        "HOME": str(home),
+        "DATAAGENT_DATA_DIR": str(home / "data"),
+        "DATAAGENT_PORT": str(port),
+        "DATAAGENT_LOG_LEVEL": "INFO",
+    }
+
+
+def start_dataagent(
+    command: str, home: Path, env: dict[str, str], output: list[str], timeout_s: float = 180
+) -> subprocess.Popen[str]:
+    """`python -m dataagent <command>` in `home`, returned once it listens; what it printed
+    until then is appended to `output`."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dataagent", command],
+        cwd=home,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        output.append(line)
+        # Logged once the socket listens ("Application startup complete" comes before).
+        if "Uvicorn running" in line:
+            return process
+    stop_process(process)
+    process.stdout.close()
+    raise AssertionError(f"`dataagent {command}` did not start:\n" + "".join(output))
+
+
+def stop_process(process: subprocess.Popen[str]) -> None:
+    """SIGTERM, or SIGKILL when it has not stopped 20 s later."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @dataclass
 class Server:
     """`python -m dataagent serve` on a data directory of its own, restartable."""
@@ -54,15 +106,10 @@ class Server:
     def env(self) -> dict[str, str]:
         """The server's whole environment: nothing inherited but PATH."""
         return {
-            "PATH": os.environ.get("PATH", ""),
-            "PYTHONPATH": SOURCE,
-            "HOME": str(self.home),
-            "DATAAGENT_DATA_DIR": str(self.home / "data"),
+            **process_env(self.home, self.port),
             "DATAAGENT_FILE_ROOTS": str(self.home),
-            "DATAAGENT_PORT": str(self.port),
             "DATAAGENT_SECRET_KEY": "e2e-secret-key-that-is-long-enough-for-hs256",
             "DATAAGENT_SANDBOX_POOL_SIZE": "0",
-            "DATAAGENT_LOG_LEVEL": "INFO",
             **self.extra_env,
         }
 
@@ -78,24 +125,7 @@ class Server:
 
     def start(self) -> None:
         """Start the server and wait until it listens."""
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "dataagent", "serve"],
-            cwd=self.home,
-            env=self.env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            self.output.append(line)
-            if "Uvicorn running" in line:
-                return
-        raise AssertionError("the server did not start:\n" + "".join(self.output))
+        self.process = start_dataagent("serve", self.home, self.env(), self.output)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when a machine or container dies."""
@@ -108,13 +138,7 @@ class Server:
         """SIGTERM, or SIGKILL when it does not stop."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
         self._close()
 
     def _close(self) -> None:

@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from tests.e2e.servers import free_port, process_env, start_dataagent, stop_process
 from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
-
-import dataagent
-
-# The code this test imported, so the server runs it too (not another installed copy).
-SOURCE = str(Path(dataagent.__file__).resolve().parents[1])
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
 
 DemoServer = tuple[str, str, str, subprocess.Popen[str]]
 
@@ -50,54 +34,19 @@ def demo_server(
     tmp_path: Path, demo_env: dict[str, str], demo_output: list[str]
 ) -> Iterator[DemoServer]:
     """A real `dataagent demo` process on a free port; yields (url, email, password, process)."""
-    port = _free_port()
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": SOURCE,
-        "HOME": str(tmp_path),
-        "DATAAGENT_DATA_DIR": str(tmp_path / "data"),
-        "DATAAGENT_PORT": str(port),
-        "DATAAGENT_LOG_LEVEL": "INFO",
-        "COLUMNS": "200",
-        **demo_env,
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "dataagent", "demo"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    output = demo_output
-    password = email = None
-    deadline = time.monotonic() + 180
-    assert process.stdout is not None
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        output.append(line)
-        if match := re.search(r"Sign in at \S+ as (\S+)", line):
-            email = match.group(1)
-        if match := re.search(r"Password \(shown once\): (\S+)", line):
-            password = match.group(1)
-        # Logged once the socket listens ("Application startup complete" comes before).
-        if "Uvicorn running" in line:
-            break
+    port = free_port()
+    env = {**process_env(tmp_path, port), "COLUMNS": "200", **demo_env}
+    process = start_dataagent("demo", tmp_path, env, demo_output)
+    printed = "".join(demo_output)
+    email = re.search(r"Sign in at \S+ as (\S+)", printed)
+    password = re.search(r"Password \(shown once\): (\S+)", printed)
     try:
-        assert email and password, "".join(output)
-        assert not [line for line in output if "alembic" in line.lower()], "".join(output)
-        yield url, email, password, process
+        assert email and password, printed
+        assert "alembic" not in printed.lower(), printed
+        yield f"http://127.0.0.1:{port}", email.group(1), password.group(1), process
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_process(process)
+        assert process.stdout is not None
         process.stdout.close()
 
 

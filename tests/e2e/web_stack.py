@@ -35,19 +35,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.e2e.servers import free_port
+from tests.e2e.servers import free_port, process_env, start_dataagent, stop_process
 from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
 
-import dataagent
-
-# The code this process imported, so the server runs it too (not another installed copy).
-SOURCE = str(Path(dataagent.__file__).resolve().parents[1])
 REPO = Path(__file__).resolve().parents[2]
 ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-password-e2e"
@@ -224,26 +219,11 @@ class Relay:
             sock.close()
 
 
-def _wait_for_demo(process: subprocess.Popen[str], output: list[str]) -> None:
-    assert process.stdout is not None
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        output.append(line)
-        if "Uvicorn running" in line:
-            # Keep draining, so the server never blocks on a full pipe.
-            threading.Thread(target=_drain, args=(process,), daemon=True).start()
-            return
-    raise RuntimeError("the demo server did not start:\n" + "".join(output))
-
-
-def _drain(process: subprocess.Popen[str]) -> None:
+def _drain(process: subprocess.Popen[str], output: list[str]) -> None:
+    """Keep reading the server's output, so it never blocks on a full pipe."""
     assert process.stdout is not None
     for line in process.stdout:
-        if os.environ.get("WEB_STACK_VERBOSE"):
-            sys.stderr.write(line)
+        output.append(line)
 
 
 def _create_viewer(url: str) -> None:
@@ -277,31 +257,19 @@ def main() -> int:
     ):
         port = free_port()
         env = {
-            "PATH": os.environ.get("PATH", ""),
-            "PYTHONPATH": SOURCE,
-            "HOME": home,
-            "DATAAGENT_DATA_DIR": str(Path(home) / "data"),
-            "DATAAGENT_PORT": str(port),
+            **process_env(Path(home), port),
             "DATAAGENT_ADMIN_EMAIL": ADMIN_EMAIL,
             "DATAAGENT_ADMIN_PASSWORD": ADMIN_PASSWORD,
             "DATAAGENT_WEB_DIR": str(web_dir),
-            "DATAAGENT_LOG_LEVEL": "INFO",
             "OPENAI_API_KEY": "sk-e2e",
             "OPENAI_BASE_URL": model.url,
             "OPENAI_MODEL": model.model,
             "COLUMNS": "200",
         }
-        process = subprocess.Popen(
-            [sys.executable, "-m", "dataagent", "demo"],
-            cwd=home,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
         output: list[str] = []
+        process = start_dataagent("demo", Path(home), env, output, timeout_s=300)
+        threading.Thread(target=_drain, args=(process, output), daemon=True).start()
         try:
-            _wait_for_demo(process, output)
             url = f"http://127.0.0.1:{port}"
             _create_viewer(url)
             relay = Relay(port)
@@ -316,17 +284,11 @@ def main() -> int:
             threading.Thread(target=lambda: (sys.stdin.read(), stopping.set()), daemon=True).start()
             while not stopping.wait(0.2):
                 if process.poll() is not None:
-                    sys.stderr.write("the demo server stopped\n")
+                    sys.stderr.write("the demo server stopped:\n" + "".join(output[-40:]))
                     return 1
             return 0
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop_process(process)
 
 
 if __name__ == "__main__":

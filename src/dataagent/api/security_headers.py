@@ -10,6 +10,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.routing import get_route_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dataagent.api.web import is_under
+
 # The page's own scripts only (no inline script, no eval); MUI writes <style> elements, so
 # inline styles are allowed; images from the server, `data:` and `blob:` (charts, CSV
 # downloads) but nothing remote: a model's answer cannot make the browser fetch elsewhere.
@@ -41,7 +43,7 @@ DOCS_PATHS = ("/docs", "/redoc")
 
 def has_strict_policy(path: str) -> bool:
     """False for the interactive API docs, True for everything else."""
-    return not any(path == docs or path.startswith(docs + "/") for docs in DOCS_PATHS)
+    return not is_under(path, DOCS_PATHS)
 
 
 class SecurityHeadersMiddleware:

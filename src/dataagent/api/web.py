@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,14 @@ Run <code>make web</code> (it needs Node 20) and reload this page.</p>
 """
 
 
+def is_under(path: str, prefixes: Iterable[str]) -> bool:
+    """True when `path` is one of `prefixes` or lies below one (`/docs/x`, not `/docsx`)."""
+    return any(path == prefix or path.startswith(prefix + "/") for prefix in prefixes)
+
+
 def is_server_path(path: str) -> bool:
     """True for the paths the server answers itself (the API, its docs, health)."""
-    return any(path == prefix or path.startswith(prefix + "/") for prefix in SERVER_PATHS)
+    return is_under(path, SERVER_PATHS)
 
 
 def media_type(path: Path) -> str:

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -6,6 +6,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { useAsyncAction } from './useAsyncAction';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -51,20 +52,8 @@ function ConfirmBody({
   onCancel,
   bodyId,
 }: ConfirmDialogProps & { bodyId: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : 'Something went wrong.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAsyncAction('Something went wrong.');
+  const confirm = () => run(onConfirm);
 
   return (
     <>

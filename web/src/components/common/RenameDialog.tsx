@@ -6,6 +6,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
+import { useAsyncAction } from './useAsyncAction';
 
 export interface RenameDialogProps {
   open: boolean;
@@ -33,8 +34,7 @@ export default function RenameDialog(props: RenameDialogProps) {
 
 function RenameForm({ initialName, maxLength = 200, onSave, onCancel }: RenameDialogProps) {
   const [name, setName] = useState(initialName);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction('Could not rename.');
   const trimmed = name.trim();
 
   const submit = async (event: FormEvent) => {
@@ -44,15 +44,7 @@ function RenameForm({ initialName, maxLength = 200, onSave, onCancel }: RenameDi
       onCancel();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await onSave(trimmed);
-    } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : 'Could not rename.');
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onSave(trimmed));
   };
 
   return (

@@ -7,6 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { useAsyncAction } from '../common/useAsyncAction';
 import type { OntologySummary, ProviderView } from '../../types';
 
 export interface NewChatInput {
@@ -47,8 +48,7 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
   const [chosenOntology, setChosenOntology] = useState('');
   const [name, setName] = useState('');
   const [provider, setProvider] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, run } = useAsyncAction('Could not create the chat.');
 
   // Exactly one ready ontology: it is the choice (also when the list arrives after opening).
   const ontologyId = ready.some((o) => o.id === chosenOntology)
@@ -65,15 +65,7 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
     const input: NewChatInput = { ontologyId };
     if (name.trim()) input.name = name.trim();
     if (providerId) input.llmProvider = providerId;
-    setBusy(true);
-    setFailure(null);
-    try {
-      await onCreate(input);
-    } catch (err) {
-      setFailure(err instanceof Error && err.message ? err.message : 'Could not create the chat.');
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onCreate(input));
   };
 
   const shownError = failure ?? error ?? null;
