@@ -3,6 +3,7 @@
 // once by a plain client (Node's fetch, no rendering) and once in the page, in one run.
 // Writes BENCH_OUT (JSON) for benchmarks/web_stream_bench.py.
 import { writeFileSync } from 'node:fs';
+import { splitBlocks } from '../src/components/markdown/blocks';
 import { expect, lastAnswer, newChat, signInQuickly, stack, test } from '../e2e/fixtures';
 
 const QUESTION = 'Write the long report, please';
@@ -96,9 +97,20 @@ test('a long streamed answer: the page against a plain client', async ({ page })
     longTaskTotal.push(tasks.reduce((a, b) => a + b, 0));
     longTaskMax.push(Math.max(0, ...tasks));
   }
+  // What one full parse of the answer's markdown costs (here in Node): what the page would
+  // pay for every piece if it split the whole answer each time.
+  const chatId = new URL(page.url()).pathname.split('/').pop();
+  const chat = await (await page.request.get(`/api/data-agent/chats/${chatId}`)).json();
+  const markdown: string = chat.data.messages.at(-1).content;
+  const parses = 10;
+  const parseStart = performance.now();
+  for (let i = 0; i < parses; i += 1) splitBlocks(markdown);
+  const fullParseMs = (performance.now() - parseStart) / parses;
   const result = {
     rounds: ROUNDS,
     answerChars: (await lastAnswer(page).textContent())?.length ?? 0,
+    markdownChars: markdown.length,
+    fullParseMs,
     plainClientFirstToLastMs: median(plain),
     pageFirstToCompleteMs: median(inPage),
     pageOverPlainRatio: median(inPage) / median(plain),
