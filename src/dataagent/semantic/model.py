@@ -1,4 +1,4 @@
-"""The semantic model: datasets, fields and relationships, as OSI-style YAML.
+"""The semantic model: datasets, fields, relationships and metrics, as OSI-style YAML.
 
 This module is pure (no ORM, no web framework). It is the contract shared by
 introspection/generation (which produce it), the ontology (which stores it),
@@ -8,7 +8,7 @@ retrieval (which embeds each dataset's table and column names) and the QueryPlan
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -48,8 +48,19 @@ class RelationshipSource(StrEnum):
     MANUAL = "manual"
 
 
+class MetricFormat(StrEnum):
+    """How a metric's values are shown."""
+
+    CURRENCY = "currency"
+    PERCENT = "percent"
+    NUMBER = "number"
+
+
+MetricAggregation = Literal["sum", "avg", "min", "max", "count", "count_distinct"]
+
+
 class Field_(BaseModel):
-    """One column (or expression) of a dataset."""
+    """One column of a dataset, or a derived field: an SQL expression over its columns."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -63,6 +74,9 @@ class Field_(BaseModel):
     nullable: bool = True
     sample_values: list[Any] = Field(default_factory=list)
     distinct_count: int | None = None
+    generated: bool = Field(
+        False, description="Proposed by the generator (a derived field), not written by a person."
+    )
 
 
 class Dataset(BaseModel):
@@ -115,6 +129,56 @@ class Relationship(BaseModel):
         return self
 
 
+class Metric(BaseModel):
+    """A named business aggregate, in one of two forms.
+
+    *Simple*: `aggregation` of `expression` (SQL over the fields of `dataset`, and over
+    `other_dataset.field` of datasets it reaches along many-to-one relationships) for the
+    rows that pass `filter`; no expression counts rows. *Ratio*: `numerator` divided by
+    `denominator`, both simple metrics, each aggregated on its own before the division.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=NAME_PATTERN)
+    label: str | None = None
+    description: str | None = None
+    synonyms: list[str] = Field(default_factory=list)
+    format: MetricFormat = MetricFormat.NUMBER
+    dataset: str | None = Field(None, description="Simple form: the dataset whose rows it adds up.")
+    aggregation: MetricAggregation | None = None
+    expression: str | None = Field(None, description="Simple form: what is aggregated (SQL).")
+    filter: str | None = Field(None, description="Simple form: which rows count (SQL condition).")
+    numerator: str | None = Field(None, description="Ratio form: a simple metric's name.")
+    denominator: str | None = Field(None, description="Ratio form: a simple metric's name.")
+    generated: bool = Field(False, description="Proposed by the generator, not by a person.")
+
+    @property
+    def is_ratio(self) -> bool:
+        """True for the ratio form."""
+        return self.numerator is not None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Metric:
+        simple = (self.dataset, self.aggregation, self.expression, self.filter)
+        if self.numerator is not None or self.denominator is not None:
+            if self.numerator is None or self.denominator is None:
+                raise ValueError(f"metric {self.name!r}: a ratio needs numerator and denominator")
+            if any(v is not None for v in simple):
+                raise ValueError(
+                    f"metric {self.name!r}: a ratio takes no dataset, aggregation, "
+                    "expression or filter (its parts do)"
+                )
+            return self
+        if self.dataset is None or self.aggregation is None:
+            raise ValueError(
+                f"metric {self.name!r} needs dataset and aggregation (or numerator and denominator)"
+            )
+        if self.expression is None and self.aggregation != "count":
+            raise ValueError(f"metric {self.name!r}: {self.aggregation} needs an expression")
+        return self
+
+
 class SemanticModel(BaseModel):
     """A whole semantic model: the datasets of one connection and how they join."""
 
@@ -125,10 +189,15 @@ class SemanticModel(BaseModel):
     dialect: str = Field(description="postgresql | sqlite | duckdb | mysql")
     datasets: list[Dataset] = Field(default_factory=list)
     relationships: list[Relationship] = Field(default_factory=list)
+    metrics: list[Metric] = Field(default_factory=list)
 
     def dataset(self, name: str) -> Dataset | None:
         """The dataset with this name, or None."""
         return next((d for d in self.datasets if d.name == name), None)
+
+    def metric(self, name: str) -> Metric | None:
+        """The metric with this name, or None."""
+        return next((m for m in self.metrics if m.name == name), None)
 
     @model_validator(mode="after")
     def _consistent(self) -> SemanticModel:
@@ -150,4 +219,32 @@ class SemanticModel(BaseModel):
                 for col in cols:
                     if ds.field(col) is None:
                         raise ValueError(f"relationship {r.name!r}: {ds_name}.{col} is not a field")
+        message = next(iter(metric_problems(self.metrics, set(names))), None)
+        if message is not None:
+            raise ValueError(message[1])
         return self
+
+
+def metric_problems(metrics: list[Metric], datasets: set[str]) -> list[tuple[int, str, str]]:
+    """Metric names and references that do not hold: (metric index, key, message)."""
+    problems: list[tuple[int, str, str]] = []
+    by_name: dict[str, Metric] = {}
+    for i, m in enumerate(metrics):
+        if m.name in by_name:
+            problems.append((i, "name", f"metric {m.name!r} appears twice"))
+        by_name.setdefault(m.name, m)
+    for i, m in enumerate(metrics):
+        if m.dataset is not None and m.dataset not in datasets:
+            message = f"metric {m.name!r}: dataset {m.dataset!r} does not exist"
+            problems.append((i, "dataset", message))
+        for key in ("numerator", "denominator"):
+            part_name = getattr(m, key)
+            if part_name is None:
+                continue
+            part = by_name.get(part_name)
+            if part is None:
+                problems.append((i, key, f"metric {m.name!r}: {key} {part_name!r} is not a metric"))
+            elif part.is_ratio:
+                message = f"metric {m.name!r}: {key} {part_name!r} is a ratio; use a simple metric"
+                problems.append((i, key, message))
+    return problems

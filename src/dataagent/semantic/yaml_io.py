@@ -17,9 +17,10 @@ from pydantic import ValidationError
 
 from dataagent.dialects import DIALECTS
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.semantic.model import Dataset, Relationship, SemanticModel
+from dataagent.semantic.expressions import expression_problems
+from dataagent.semantic.model import Dataset, Metric, Relationship, SemanticModel, metric_problems
 
-MODEL_KEYS = ("name", "description", "dialect", "datasets", "relationships")
+MODEL_KEYS = ("name", "description", "dialect", "datasets", "relationships", "metrics")
 DATASET_KEYS = ("name", "description", "source", "row_count", "primary_key", "fields")
 FIELD_KEYS = (
     "name",
@@ -32,6 +33,21 @@ FIELD_KEYS = (
     "nullable",
     "distinct_count",
     "sample_values",
+    "generated",
+)
+METRIC_KEYS = (
+    "name",
+    "label",
+    "description",
+    "synonyms",
+    "format",
+    "dataset",
+    "aggregation",
+    "expression",
+    "filter",
+    "numerator",
+    "denominator",
+    "generated",
 )
 RELATIONSHIP_KEYS = (
     "name",
@@ -44,7 +60,7 @@ RELATIONSHIP_KEYS = (
     "description",
 )
 # Values equal to the contract's defaults are left out, so the YAML stays short.
-_DEFAULTS: dict[str, Any] = {"is_primary_key": False, "nullable": True}
+_DEFAULTS: dict[str, Any] = {"is_primary_key": False, "nullable": True, "generated": False}
 
 
 class _FlowList(list[Any]):
@@ -91,6 +107,11 @@ def relationship_to_dict(relationship: Relationship) -> dict[str, Any]:
     return _ordered(relationship.model_dump(mode="json", by_alias=True), RELATIONSHIP_KEYS)
 
 
+def metric_to_dict(metric: Metric) -> dict[str, Any]:
+    """A metric as an ordered plain dict."""
+    return _ordered(metric.model_dump(mode="json"), METRIC_KEYS)
+
+
 def model_to_dict(model: SemanticModel) -> dict[str, Any]:
     """A semantic model as an ordered plain dict."""
     data: dict[str, Any] = {
@@ -99,6 +120,7 @@ def model_to_dict(model: SemanticModel) -> dict[str, Any]:
         "dialect": model.dialect,
         "datasets": [dataset_to_dict(d) for d in model.datasets],
         "relationships": [relationship_to_dict(r) for r in model.relationships],
+        "metrics": [metric_to_dict(m) for m in model.metrics],
     }
     return _ordered(data, MODEL_KEYS)
 
@@ -225,6 +247,11 @@ def _reference_problems(data: dict[str, Any]) -> list[tuple[Loc, str]]:
                             f"{ds_name}.{col} is not a field",
                         )
                     )
+    try:
+        metrics = [Metric.model_validate(m) for m in data.get("metrics") or []]
+    except ValidationError:
+        metrics = []  # pydantic reports these at their own paths
+    problems += [(("metrics", i, key), m) for i, key, m in metric_problems(metrics, set(fields))]
     if data.get("dialect") not in DIALECTS:
         problems.append((("dialect",), f"Dialect must be one of {', '.join(DIALECTS)}"))
     return problems
@@ -271,7 +298,7 @@ def load_yaml(text: str) -> SemanticModel:
                     continue
             details.append(_detail(root, loc, message, key=err["type"] == "extra_forbidden"))
         raise _fail(details) from exc
-    problems = _reference_problems(data)
+    problems = _reference_problems(data) or expression_problems(model)
     if problems:
         raise _fail([_detail(root, p, m) for p, m in problems])
     return model
