@@ -57,19 +57,26 @@ def postgres_admin_url() -> str:
     return url
 
 
-@pytest.fixture
-def postgres_db(postgres_admin_url: str) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+@contextmanager
+def fresh_postgres_database(admin_url: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database on the server; dropped on exit."""
     import psycopg
 
     name = f"da_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield _with_database(postgres_admin_url, name)
+        yield _with_database(admin_url, name)
     finally:
-        with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_db(postgres_admin_url: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+    with fresh_postgres_database(postgres_admin_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -101,21 +108,28 @@ def mysql_connect(url: str, database: str | None = None):  # type: ignore[no-unt
     )
 
 
-@pytest.fixture
-def mysql_db(mysql_admin_url: str) -> Iterator[str]:
-    """A fresh, empty MariaDB/MySQL database for one test; dropped afterwards."""
+@contextmanager
+def fresh_mysql_database(admin_url: str) -> Iterator[str]:
+    """A new, empty MariaDB/MySQL database on the server; dropped on exit."""
     name = f"da_test_{uuid.uuid4().hex[:12]}"
-    conn = mysql_connect(mysql_admin_url)
+    conn = mysql_connect(admin_url)
     with conn.cursor() as cur:
         cur.execute(f"CREATE DATABASE `{name}`")
     conn.close()
     try:
-        yield _with_database(mysql_admin_url, name)
+        yield _with_database(admin_url, name)
     finally:
-        conn = mysql_connect(mysql_admin_url)
+        conn = mysql_connect(admin_url)
         with conn.cursor() as cur:
             cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
         conn.close()
+
+
+@pytest.fixture
+def mysql_db(mysql_admin_url: str) -> Iterator[str]:
+    """A fresh, empty MariaDB/MySQL database for one test; dropped afterwards."""
+    with fresh_mysql_database(mysql_admin_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -78,7 +78,7 @@ def _verdict(measure: ResolvedMeasure, tree: JoinPath) -> tuple[Verdict, str | N
             f"counted as COUNT(DISTINCT {name}.{key[0]})."
         )
     return "unsafe", (
-        f"{measure.alias}: {measure.aggregation} of {measure.ref.label} would be inflated: "
+        f"{measure.alias}: {measure.aggregation} of {measure.label} would be inflated: "
         f"{_describe(edge)}, so each {name} row repeats once per matching "
         f"{edge.to_dataset} row."
     )

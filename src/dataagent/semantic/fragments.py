@@ -15,10 +15,12 @@ from sqlglot import exp
 
 from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.semantic.expressions import ExpressionError, parse, resolve_reference
 from dataagent.semantic.fanout import primary_key
 from dataagent.semantic.joins import JoinEdge, JoinPath, make_path
 from dataagent.semantic.model import Dataset, Field_, SemanticModel
 from dataagent.semantic.resolver import (
+    ResolvedCondition,
     ResolvedDimension,
     ResolvedFilter,
     ResolvedMeasure,
@@ -57,6 +59,19 @@ def and_all(conditions: list[exp.Expr]) -> exp.Expr:
     for condition in conditions[1:]:
         result = exp.and_(result, condition, copy=False)
     return result
+
+
+def or_all(conditions: list[exp.Expr]) -> exp.Expr:
+    """The disjunction of one or more conditions (parenthesised when there are several)."""
+    result = conditions[0]
+    for condition in conditions[1:]:
+        result = exp.or_(result, condition, copy=False)
+    return exp.Paren(this=result) if len(conditions) > 1 else result
+
+
+def when(condition: exp.Expr | None, value: exp.Expr) -> exp.Expr:
+    """`value` where `condition` holds, else NULL (what a filtered aggregate adds up)."""
+    return value if condition is None else exp.Case(ifs=[exp.If(this=condition, true=value)])
 
 
 class Fragments:
@@ -142,15 +157,48 @@ class Fragments:
         value = self.field(dim.ref.dataset, dim.ref.field, dim.ref.dataset.name)
         return truncate(value, dim.time_grain, self.dialect) if dim.time_grain else value
 
+    def metric_sql(self, m: ResolvedMeasure, text: str) -> exp.Expr:
+        """A metric's expression or filter, each field it names replaced by its SQL."""
+        home = m.ref.dataset
+        try:
+            parsed = parse(text, self.model.dialect)
+        except ExpressionError as exc:
+            raise self._bad_model(str(exc)) from None
+
+        def substitute(node: exp.Expr) -> exp.Expr:
+            if not isinstance(node, exp.Column):
+                return node
+            try:
+                use = resolve_reference(self.model, home, node)
+            except ExpressionError as exc:
+                raise self._bad_model(str(exc)) from None
+            value = self.field(use.dataset, use.field, use.dataset.name)
+            return value if isinstance(value, exp.Column | exp.Literal) else exp.Paren(this=value)
+
+        return parsed.copy().transform(substitute)
+
     def measure(self, m: ResolvedMeasure, distinct_key: bool = False) -> exp.Expr:
-        """The aggregate; `distinct_key` counts the dataset's primary key once per row."""
+        """The aggregate; `distinct_key` counts the dataset's primary key once per row.
+
+        A metric's filter goes inside the aggregate (`SUM(CASE WHEN filter THEN x END)`),
+        so metrics with different filters share one query."""
         ds = m.ref.dataset
+        metric = m.metric
+        condition = self.metric_sql(m, metric.filter) if metric and metric.filter else None
         if distinct_key:
             key = self.column(ds.name, primary_key(ds)[0])
-            return exp.Count(this=exp.Distinct(expressions=[key]))
-        if m.ref.field is None:
-            return exp.Count(this=exp.Star())
-        value = self.field(ds, m.ref.field, ds.name)
+            return exp.Count(this=exp.Distinct(expressions=[when(condition, key)]))
+        if m.counts_rows:
+            if condition is None:
+                return exp.Count(this=exp.Star())
+            return exp.Count(this=when(condition, exp.Literal.number(1)))
+        if metric is not None:
+            assert metric.expression is not None
+            value = self.metric_sql(m, metric.expression)
+        else:
+            assert m.ref.field is not None
+            value = self.field(ds, m.ref.field, ds.name)
+        value = when(condition, value)
         if m.aggregation == "count_distinct":
             return exp.Count(this=exp.Distinct(expressions=[value]))
         aggregate = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
@@ -158,7 +206,11 @@ class Fragments:
             return exp.Count(this=value)
         return aggregate[m.aggregation](this=value)
 
-    def condition(self, f: ResolvedFilter) -> exp.Expr:
+    def condition(self, c: ResolvedCondition) -> exp.Expr:
+        """The condition as a boolean expression: its filters OR-ed."""
+        return or_all([self._filter(f) for f in c.filters])
+
+    def _filter(self, f: ResolvedFilter) -> exp.Expr:
         """The filter as a boolean expression with literal values."""
         assert f.ref.field is not None
         value = self.field(f.ref.dataset, f.ref.field, f.ref.dataset.name)
@@ -246,7 +298,7 @@ class Fragments:
             *[self.dimension(d).as_(ident(d.alias)) for d in dims],
         ).distinct()
         self.joined(select, branch, collapse=False)
-        filters = [self.condition(f) for f in self.plan.filters if f.ref.dataset.name in inside]
+        filters = [self.condition(c) for c in self.plan.filters if c.datasets <= inside]
         if filters:
             select.where(and_all(filters), copy=False)
         return select, keys, bool(filters)

@@ -2,19 +2,32 @@
 
 Pure module. `validate_plan` checks a `QueryPlan` against a `SemanticModel` and returns a
 `ResolvedPlan` in which every field reference is bound to its dataset and field, every
-output column has a unique alias, and every filter value has been checked against the
-field's data type. The compiler only sees resolved plans.
+metric to its definition (a ratio to the two aggregates it divides), every output column
+has a unique alias, every filter value has been checked against the field's data type,
+and a relative time window has become dates seen from the plan's reference date. The
+compiler only sees resolved plans.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.semantic.model import Dataset, DataType, Field_, SemanticModel
-from dataagent.semantic.plan import Aggregation, Filter, FilterOp, QueryPlan, Scalar, TimeGrain
+from dataagent.semantic.expressions import ExpressionError, metric_uses
+from dataagent.semantic.model import Dataset, DataType, Field_, Metric, SemanticModel
+from dataagent.semantic.plan import (
+    Aggregation,
+    Filter,
+    FilterGroup,
+    FilterOp,
+    MetricRef,
+    QueryPlan,
+    Scalar,
+    TimeGrain,
+)
+from dataagent.semantic.windows import DateRange, previous_range, resolve_window
 
 MAX_IN_VALUES = 1_000
 
@@ -39,11 +52,25 @@ class FieldRef:
 
 @dataclass(frozen=True)
 class ResolvedMeasure:
-    """A validated measure."""
+    """A validated aggregate: a plan's measure, or a simple metric (`ref.field` is None)."""
 
     ref: FieldRef
     aggregation: Aggregation
     alias: str
+    metric: Metric | None = None
+    uses: tuple[str, ...] = ()  # other datasets the metric's SQL names
+
+    @property
+    def label(self) -> str:
+        """What is aggregated, for messages: `dataset.field` or `metric name`."""
+        return f"metric {self.metric.name}" if self.metric else self.ref.label
+
+    @property
+    def counts_rows(self) -> bool:
+        """True when this counts rows (a `*` count, or a metric with no expression)."""
+        if self.metric is not None:
+            return self.metric.expression is None
+        return self.ref.field is None
 
 
 @dataclass(frozen=True)
@@ -65,6 +92,57 @@ class ResolvedFilter:
 
 
 @dataclass(frozen=True)
+class ResolvedCondition:
+    """Filters of which one must hold (OR); a plain filter is a condition of one."""
+
+    filters: tuple[ResolvedFilter, ...]
+
+    @property
+    def datasets(self) -> frozenset[str]:
+        """The datasets the condition reads."""
+        return frozenset(f.ref.dataset.name for f in self.filters)
+
+
+@dataclass(frozen=True)
+class ResolvedOutput:
+    """A value column: an aggregate (`measure`) or a ratio of two (`ratio`), maybe a share."""
+
+    alias: str
+    measure: str | None = None
+    ratio: tuple[str, str] | None = None
+    share: bool = False
+
+
+@dataclass(frozen=True)
+class ResolvedAggregateFilter:
+    """A condition on an output column, applied after aggregation."""
+
+    alias: str
+    op: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class ResolvedTop:
+    """Keep `n` rows per group of `within` (dimension aliases), ranked by `alias`."""
+
+    n: int
+    alias: str
+    within: tuple[str, ...]
+    descending: bool
+
+
+@dataclass(frozen=True)
+class ResolvedWindow:
+    """A time window as dates, with the reference date it was resolved against."""
+
+    field: FieldRef
+    reference_date: dt.date
+    current: DateRange
+    previous: DateRange | None
+
+
+@dataclass(frozen=True)
 class ResolvedOrder:
     """A sort on an output alias."""
 
@@ -79,18 +157,48 @@ class ResolvedPlan:
     datasets: tuple[str, ...]
     measures: tuple[ResolvedMeasure, ...]
     dimensions: tuple[ResolvedDimension, ...]
-    filters: tuple[ResolvedFilter, ...]
+    filters: tuple[ResolvedCondition, ...]
     order: tuple[ResolvedOrder, ...]
     limit: int | None
     unused_datasets: tuple[str, ...]
+    outputs: tuple[ResolvedOutput, ...] = ()
+    having: tuple[ResolvedAggregateFilter, ...] = ()
+    top: ResolvedTop | None = None
+    window: ResolvedWindow | None = None
+    compare: str | None = None
+    previous_filters: tuple[ResolvedCondition, ...] = ()
 
     @property
     def referenced_datasets(self) -> list[str]:
         """Datasets that some measure, dimension or filter uses, in order of first use."""
-        names = [m.ref.dataset.name for m in self.measures]
+        names = [n for m in self.measures for n in (m.ref.dataset.name, *m.uses)]
         names += [d.ref.dataset.name for d in self.dimensions]
-        names += [f.ref.dataset.name for f in self.filters]
+        names += [n for c in self.filters for n in sorted(c.datasets)]
         return list(dict.fromkeys(names))
+
+    @property
+    def needs_outer_query(self) -> bool:
+        """True when some column is computed from the aggregates (ratio, share, comparison)
+        or rows are kept by them (aggregate filters, top N)."""
+        computed = any(o.ratio is not None or o.share for o in self.outputs)
+        return computed or bool(self.having) or self.top is not None or self.compare is not None
+
+    @property
+    def value_columns(self) -> list[str]:
+        """The value columns the plan outputs, in order (after the dimensions)."""
+        columns: list[str] = []
+        for o in self.outputs:
+            columns.append(o.alias)
+            if self.compare:
+                columns += [f"{o.alias}_previous", f"{o.alias}_change", f"{o.alias}_change_pct"]
+            if o.share:
+                columns.append(f"{o.alias}_share")
+        return columns
+
+    @property
+    def columns(self) -> list[str]:
+        """Every output column, in order."""
+        return [d.alias for d in self.dimensions] + self.value_columns
 
 
 def _invalid(message: str, **details: object) -> DataAgentError:
@@ -252,8 +360,105 @@ def _unique_aliases(wanted: list[tuple[str | None, str, str]]) -> list[str]:
     return out
 
 
-def validate_plan(plan: QueryPlan, model: SemanticModel) -> ResolvedPlan:
-    """Check a plan against a semantic model; raise VALIDATION_ERROR naming what is wrong."""
+def _metric_measure(
+    model: SemanticModel, metric: Metric, alias: str, where: str
+) -> ResolvedMeasure:
+    assert metric.dataset is not None and metric.aggregation is not None
+    dataset = model.dataset(metric.dataset)
+    assert dataset is not None  # the model checks its metrics' datasets
+    try:
+        uses = metric_uses(model, metric)
+    except ExpressionError as exc:
+        raise _invalid(f"{where}: metric {metric.name!r} cannot be used: {exc}.") from None
+    others = tuple(dict.fromkeys(u.dataset.name for u in uses if u.dataset.name != dataset.name))
+    return ResolvedMeasure(FieldRef(dataset, None), metric.aggregation, alias, metric, others)
+
+
+@dataclass
+class _Outputs:
+    """The value columns being resolved: visible outputs and the aggregates behind them."""
+
+    model: SemanticModel
+    measures: list[ResolvedMeasure] = field(default_factory=list)
+    outputs: list[ResolvedOutput] = field(default_factory=list)
+
+    def metric(self, ref: MetricRef, alias: str, where: str) -> None:
+        metric = self.model.metric(ref.name)
+        if metric is None:
+            known = ", ".join(m.name for m in self.model.metrics) or "none"
+            raise _invalid(
+                f"{where}: unknown metric {ref.name!r} (metrics: {known}).", metric=ref.name
+            )
+        if ref.share_of_total and metric.aggregation not in ("sum", "count"):
+            raise _invalid(
+                f"{where}: share_of_total needs a metric that adds up (a sum or a count); "
+                f"{metric.name} is {'a ratio' if metric.is_ratio else metric.aggregation}.",
+                metric=metric.name,
+            )
+        if metric.numerator is None or metric.denominator is None:
+            self.measures.append(_metric_measure(self.model, metric, alias, where))
+            self.outputs.append(ResolvedOutput(alias, measure=alias, share=ref.share_of_total))
+            return
+        parts = []
+        for role, name in (("numerator", metric.numerator), ("denominator", metric.denominator)):
+            part = self.model.metric(name)
+            assert part is not None  # the model checks its ratios' parts
+            parts.append(f"{alias}__{role}")
+            self.measures.append(_metric_measure(self.model, part, parts[-1], where))
+        self.outputs.append(
+            ResolvedOutput(alias, ratio=(parts[0], parts[1]), share=ref.share_of_total)
+        )
+
+
+def _conditions(
+    resolver: _Resolver, filters: list[Filter | FilterGroup]
+) -> list[ResolvedCondition]:
+    out = []
+    for i, item in enumerate(filters):
+        where = f"filters[{i}]"
+        group = item.any if isinstance(item, FilterGroup) else [item]
+        resolved = []
+        for j, f in enumerate(group):
+            at = f"{where}.any[{j}]" if isinstance(item, FilterGroup) else where
+            resolved.append(_filter(resolver.field(f.field, at), f, at))
+        out.append(ResolvedCondition(tuple(resolved)))
+    return out
+
+
+def _range_conditions(ref: FieldRef, dates: DateRange) -> list[ResolvedCondition]:
+    return [
+        ResolvedCondition((ResolvedFilter(ref, ">=", (dates.start.isoformat(),)),)),
+        ResolvedCondition((ResolvedFilter(ref, "<", (dates.end.isoformat(),)),)),
+    ]
+
+
+def _window(resolver: _Resolver, plan: QueryPlan, today: dt.date) -> ResolvedWindow | None:
+    window = plan.time_window
+    if window is None:
+        return None
+    ref = resolver.field(window.field, "time_window.field")
+    assert ref.field is not None
+    if ref.field.data_type not in TEMPORAL:
+        raise _invalid(
+            f"time_window: {ref.label} is {ref.field.data_type.value}, not a date or timestamp.",
+            field=ref.label,
+        )
+    if window.period == "to_date" and window.count != 1:
+        raise _invalid("time_window: 'to_date' covers one period; leave count at 1.")
+    reference = plan.reference_date or today
+    current = resolve_window(window, reference)
+    previous = previous_range(window, current, plan.compare) if plan.compare else None
+    return ResolvedWindow(ref, reference, current, previous)
+
+
+def validate_plan(
+    plan: QueryPlan, model: SemanticModel, today: dt.date | None = None
+) -> ResolvedPlan:
+    """Check a plan against a semantic model; raise VALIDATION_ERROR naming what is wrong.
+
+    `today` is the reference date for a time window when the plan gives none (default:
+    the current UTC date); the resolved plan records the one used.
+    """
     resolver = _Resolver(plan, model)
     measure_refs = []
     for i, m in enumerate(plan.measures):
@@ -273,10 +478,8 @@ def validate_plan(plan: QueryPlan, model: SemanticModel) -> ResolvedPlan:
                 field=ref.label,
             )
         dimension_refs.append(ref)
-    filters = tuple(
-        _filter(resolver.field(f.field, f"filters[{i}]"), f, f"filters[{i}]")
-        for i, f in enumerate(plan.filters)
-    )
+    conditions = _conditions(resolver, plan.filters)
+    window = _window(resolver, plan, today or dt.datetime.now(dt.UTC).date())
 
     wanted: list[tuple[str | None, str, str]] = []
     for d, ref in zip(plan.dimensions, dimension_refs, strict=True):
@@ -284,41 +487,120 @@ def validate_plan(plan: QueryPlan, model: SemanticModel) -> ResolvedPlan:
         suffix = f"_{d.time_grain}" if d.time_grain else ""
         default = f"{ref.field.name}{suffix}"
         wanted.append((d.alias, default, f"{ref.dataset.name}_{default}"))
+    for r in plan.metrics:
+        wanted.append((r.alias, r.name, f"metric_{r.name}"))
     for m, ref in zip(plan.measures, measure_refs, strict=True):
         default = f"{m.aggregation}_{ref.field.name}" if ref.field else "row_count"
         wanted.append((m.alias, default, f"{m.aggregation}_{ref.dataset.name}_" + default[-40:]))
     aliases = _unique_aliases(wanted)
-    dim_aliases, measure_aliases = aliases[: len(dimension_refs)], aliases[len(dimension_refs) :]
+    n_dims, n_metrics = len(dimension_refs), len(plan.metrics)
+    dim_aliases = aliases[:n_dims]
+    metric_aliases = aliases[n_dims : n_dims + n_metrics]
+    measure_aliases = aliases[n_dims + n_metrics :]
     dimensions = tuple(
         ResolvedDimension(ref, d.time_grain, a)
         for d, ref, a in zip(plan.dimensions, dimension_refs, dim_aliases, strict=True)
     )
-    measures = tuple(
-        ResolvedMeasure(ref, m.aggregation, a)
-        for m, ref, a in zip(plan.measures, measure_refs, measure_aliases, strict=True)
+    values = _Outputs(model)
+    for i, (r, alias) in enumerate(zip(plan.metrics, metric_aliases, strict=True)):
+        values.metric(r, alias, f"metrics[{i}]")
+    for m, ref, alias in zip(plan.measures, measure_refs, measure_aliases, strict=True):
+        values.measures.append(ResolvedMeasure(ref, m.aggregation, alias))
+        values.outputs.append(ResolvedOutput(alias, measure=alias))
+
+    draft = ResolvedPlan(
+        datasets=tuple(plan.datasets),
+        measures=tuple(values.measures),
+        dimensions=dimensions,
+        filters=(),
+        order=(),
+        limit=plan.limit,
+        unused_datasets=(),
+        outputs=tuple(values.outputs),
+        compare=plan.compare,
     )
+    columns = draft.columns
+    taken = [c for c in columns if columns.count(c) > 1]
+    if taken:
+        raise _invalid(f"Output column {taken[0]!r} would appear twice; choose another alias.")
+    internal = {m.alias for m in values.measures} - set(columns)
+    clash = internal & set(aliases)
+    if clash:
+        raise _invalid(f"Alias {sorted(clash)[0]!r} is reserved for a ratio's parts.")
 
     by_field: dict[str, str] = {}
-    for ref, output in zip([*dimension_refs, *measure_refs], aliases, strict=True):
-        by_field.setdefault(ref.label, output)
-    order = []
-    for i, o in enumerate(plan.order):
-        alias = o.by if o.by in aliases else by_field.get(o.by)
-        if alias is None:
-            raise _invalid(
-                f"order[{i}]: {o.by!r} is not an output column (choose from {', '.join(aliases)}).",
-                by=o.by,
-            )
-        order.append(ResolvedOrder(alias, o.direction == "desc"))
+    for ref, alias in zip(dimension_refs, dim_aliases, strict=True):
+        by_field.setdefault(ref.label, alias)
+    for r, alias in zip(plan.metrics, metric_aliases, strict=True):
+        by_field.setdefault(r.name, alias)
+    for ref, alias in zip(measure_refs, measure_aliases, strict=True):
+        by_field.setdefault(ref.label, alias)
 
-    used = {ref.dataset.name for ref in (*measure_refs, *dimension_refs)}
-    used |= {f.ref.dataset.name for f in filters}
+    def output(name: str, where: str, among: list[str]) -> str:
+        alias = name if name in among else by_field.get(name)
+        if alias is None or alias not in among:
+            raise _invalid(
+                f"{where}: {name!r} is not an output column (choose from {', '.join(among)}).",
+                by=name,
+            )
+        return alias
+
+    value_columns = draft.value_columns
+    shares = {f"{o.alias}_share" for o in draft.outputs if o.share}
+    order = tuple(
+        ResolvedOrder(output(o.by, f"order[{i}]", columns), o.direction == "desc")
+        for i, o in enumerate(plan.order)
+    )
+    having = []
+    for i, h in enumerate(plan.having):
+        where = f"having[{i}]"
+        pair = isinstance(h.value, list)
+        if (h.op == "between") != pair or (pair and len(h.value) != 2):  # type: ignore[arg-type]
+            raise _invalid(f"{where}: 'between' takes two numbers; other ops take one.")
+        numbers = tuple(h.value) if isinstance(h.value, list) else (h.value,)
+        if not all(math.isfinite(v) for v in numbers):
+            raise _invalid(f"{where}: values must be finite numbers.")
+        unshared = [c for c in value_columns if c not in shares]
+        having.append(ResolvedAggregateFilter(output(h.by, where, unshared), h.op, numbers))
+    top = None
+    if plan.top is not None:
+        within = tuple(output(w, "top.within", dim_aliases) for w in plan.top.within)
+        top = ResolvedTop(
+            plan.top.n,
+            output(plan.top.by, "top.by", value_columns),
+            within,
+            plan.top.direction == "desc",
+        )
+    if window is not None and plan.compare is not None:
+        for dim in dimensions:
+            if dim.ref == window.field:
+                raise _invalid(
+                    f"compare: dimension {dim.alias} is the time window's field, so this period's "
+                    "rows and the previous period's never line up; drop it or compare without it.",
+                    field=dim.ref.label,
+                )
+    filters = tuple(conditions)
+    previous: tuple[ResolvedCondition, ...] = ()
+    if window is not None:
+        filters += tuple(_range_conditions(window.field, window.current))
+        if window.previous is not None:
+            previous = tuple(conditions) + tuple(_range_conditions(window.field, window.previous))
+
+    used = {n for m in values.measures for n in (m.ref.dataset.name, *m.uses)}
+    used |= {ref.dataset.name for ref in dimension_refs}
+    used |= {n for c in filters for n in c.datasets}
     return ResolvedPlan(
         datasets=tuple(plan.datasets),
-        measures=measures,
+        measures=tuple(values.measures),
         dimensions=dimensions,
         filters=filters,
-        order=tuple(order),
+        order=order,
         limit=plan.limit,
         unused_datasets=tuple(n for n in plan.datasets if n not in used),
+        outputs=tuple(values.outputs),
+        having=tuple(having),
+        top=top,
+        window=window,
+        compare=plan.compare,
+        previous_filters=previous,
     )

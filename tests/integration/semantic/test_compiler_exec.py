@@ -17,10 +17,8 @@ import duckdb
 import pytest
 from tests.conftest import mysql_connect
 from tests.fixtures.compiler.compiler_golden import (
-    MYSQL_DDL,
-    MYSQL_TABLES,
     load_cases,
-    mysql_rows,
+    load_mysql,
     normalise,
     retail_model,
     rows_match,
@@ -126,19 +124,9 @@ def test_postgresql(postgres_db: str, demo: DemoData, expected: dict[str, Rows])
 
 @pytest.mark.mysql
 def test_mysql(mysql_db: str, demo: DemoData, expected: dict[str, Rows]) -> None:
-    frames = demo.tables()
     conn = mysql_connect(mysql_db)
     try:
-        with conn.cursor() as cur:
-            for statement in MYSQL_DDL:
-                cur.execute(statement)
-            for table in MYSQL_TABLES:
-                frame = frames[table]
-                columns = ", ".join(frame.columns)
-                marks = ", ".join(["%s"] * len(frame.columns))
-                cur.executemany(
-                    f"INSERT INTO {table} ({columns}) VALUES ({marks})", mysql_rows(frame)
-                )
+        load_mysql(conn, demo)
         problems = []
         with conn.cursor() as cur:
             for case in CASES:

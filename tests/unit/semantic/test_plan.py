@@ -41,7 +41,7 @@ def test_a_valid_plan_resolves_fields_and_aliases() -> None:
     assert [d.alias for d in resolved.dimensions] == ["order_date_month"]
     assert resolved.order[0].alias == "sum_revenue" and resolved.order[0].descending
     assert resolved.referenced_datasets == ["order_items", "orders"]
-    assert resolved.filters[0].values == ("completed",)
+    assert resolved.filters[0].filters[0].values == ("completed",)
 
 
 def test_plan_shape_is_strict() -> None:
@@ -53,7 +53,7 @@ def test_plan_shape_is_strict() -> None:
         _plan(dimensions=[{"field": "orders.id"}], limit=10_001)
     with pytest.raises(ValidationError):
         _plan(dimensions=[{"field": "orders.id"}], limit=0)
-    with pytest.raises(ValidationError, match="at least one measure or dimension"):
+    with pytest.raises(ValidationError, match="at least one metric, measure or dimension"):
         _plan(datasets=["orders"])
     with pytest.raises(ValidationError):
         _plan(dimensions=[{"field": "orders.id", "alias": "bad alias; drop"}])
@@ -236,7 +236,7 @@ def test_filter_values_are_normalised() -> None:
         ),
         MODEL,
     )
-    assert [f.values for f in resolved.filters] == [
+    assert [c.filters[0].values for c in resolved.filters] == [
         ("2024-01-02 03:04:05",),
         ("2025-01-01",),
         (0.25,),

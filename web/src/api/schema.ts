@@ -943,6 +943,27 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AggregateFilter
+         * @description A condition on an output column after aggregation (SQL's HAVING).
+         */
+        AggregateFilter: {
+            /**
+             * By
+             * @description An output alias, metric name or measure field.
+             */
+            by: string;
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "=" | "!=" | ">" | ">=" | "<" | "<=" | "between";
+            /**
+             * Value
+             * @description A number; a pair for `between`.
+             */
+            value: number | number[];
+        };
+        /**
          * AnthropicSettingsUpdate
          * @description Anthropic's settings: `reasoningLevel` is extended thinking, `adaptive` or a budget
          *     of 1024–128000 tokens.
@@ -1631,6 +1652,14 @@ export interface components {
             value?: boolean | number | string | (boolean | number | string)[] | null;
         };
         /**
+         * FilterGroup
+         * @description Filters of which at least one must hold (OR); the plan's filters are AND-ed.
+         */
+        FilterGroup: {
+            /** Any */
+            any: components["schemas"]["Filter"][];
+        };
+        /**
          * Graph
          * @description Nodes and edges for drawing the ontology.
          */
@@ -1947,6 +1976,22 @@ export interface components {
             status: "generating" | "complete" | "failed" | "clarification_needed";
         };
         /**
+         * MetricRef
+         * @description A metric of the semantic model, by name.
+         */
+        MetricRef: {
+            /** Alias */
+            alias?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Share Of Total
+             * @description Also output `<alias>_share`: this row's fraction of all rows' total.
+             * @default false
+             */
+            share_of_total: boolean;
+        };
+        /**
          * OntologyCreate
          * @description Build an ontology from one of the caller's semantic models.
          */
@@ -2172,6 +2217,11 @@ export interface components {
          */
         QueryPlan: {
             /**
+             * Compare
+             * @description Also output each metric and measure for the window before (or a year before), with `<alias>_previous`, `<alias>_change` and `<alias>_change_pct`.
+             */
+            compare?: ("previous_period" | "previous_year") | null;
+            /**
              * Datasets
              * @description Datasets the question is about; used to resolve bare field names and `*`.
              */
@@ -2179,13 +2229,24 @@ export interface components {
             /** Dimensions */
             dimensions?: components["schemas"]["Dimension"][];
             /** Filters */
-            filters?: components["schemas"]["Filter"][];
+            filters?: (components["schemas"]["Filter"] | components["schemas"]["FilterGroup"])[];
+            /** Having */
+            having?: components["schemas"]["AggregateFilter"][];
             /** Limit */
             limit?: number | null;
             /** Measures */
             measures?: components["schemas"]["Measure"][];
+            /** Metrics */
+            metrics?: components["schemas"]["MetricRef"][];
             /** Order */
             order?: components["schemas"]["OrderBy"][];
+            /**
+             * Reference Date
+             * @description The 'today' of `time_window`; the compiler records the one it used.
+             */
+            reference_date?: string | null;
+            time_window?: components["schemas"]["TimeWindow"] | null;
+            top?: components["schemas"]["TopN"] | null;
         };
         /**
          * RelationshipSource
@@ -2352,6 +2413,57 @@ export interface components {
             prompt: string;
             /** Title */
             title: string;
+        };
+        /**
+         * TimeWindow
+         * @description A window of time relative to the plan's reference date, on a date or timestamp field.
+         *
+         *     `last`: the `count` periods of `grain` up to and including the one holding the
+         *     reference date; `to_date`: from the start of the period holding it through the
+         *     reference date (year to date); `previous`: the `count` whole periods before it.
+         */
+        TimeWindow: {
+            /**
+             * Count
+             * @default 1
+             */
+            count: number;
+            /** Field */
+            field: string;
+            /**
+             * Grain
+             * @enum {string}
+             */
+            grain: "day" | "week" | "month" | "quarter" | "year";
+            /**
+             * Period
+             * @enum {string}
+             */
+            period: "last" | "to_date" | "previous";
+        };
+        /**
+         * TopN
+         * @description Keep the first `n` rows by `by`, within each group of `within` (or overall).
+         */
+        TopN: {
+            /**
+             * By
+             * @description An output alias, metric name or measure field.
+             */
+            by: string;
+            /**
+             * Direction
+             * @default desc
+             * @enum {string}
+             */
+            direction: "asc" | "desc";
+            /** N */
+            n: number;
+            /**
+             * Within
+             * @description Dimensions (alias or field) that form the groups.
+             */
+            within?: string[];
         };
         /**
          * UserCreate
