@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from dataagent.demo import SCHEMA, TABLES, curated_model_yaml
+from dataagent.errors import DataAgentError
 from dataagent.semantic.model import Cardinality, Metric, SemanticModel
 from dataagent.semantic.yaml_io import load_yaml
 
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "semantic-model.md"
+QUOTED = "# src/dataagent/demo/semantic_model.yaml\n"
 COMPLETED = "orders.status = 'completed'"
 
 # name -> (format, dataset, aggregation, expression, filter) or (format, numerator, denominator):
@@ -126,3 +133,30 @@ def test_every_metric_says_what_counts(model: SemanticModel) -> None:
         assert not metric.generated, metric.name
     for name, synonyms in SYNONYMS.items():
         assert synonyms <= set(_metric(model, name).synonyms), name
+
+
+def _blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_the_guide_quotes_the_curated_model_as_it_is() -> None:
+    quoted = [b for b in _blocks(DOCS.read_text(), "yaml") if b.startswith(QUOTED)]
+    assert len(quoted) >= 8
+    curated = curated_model_yaml()
+    for block in quoted:
+        assert block.removeprefix(QUOTED) in curated, block
+
+
+def test_the_guide_shows_the_error_load_yaml_gives() -> None:
+    """The wrong metric of the validation section is refused with the error shown after it,
+    and the corrected one is accepted."""
+    section = DOCS.read_text().split("## Validation errors", 1)[1].split("\n## ", 1)[0]
+    wrong, fixed = _blocks(section, "yaml")[:2]
+    [shown] = _blocks(section, "json")
+    with pytest.raises(DataAgentError) as raised:
+        load_yaml(curated_model_yaml() + wrong)
+    error = raised.value
+    found = {"error": {"code": error.code, "message": error.message, "details": error.details}}
+    assert json.loads(shown) == found
+    fixed_model = load_yaml(curated_model_yaml() + fixed)
+    assert fixed_model.metric("discount_given") is not None
