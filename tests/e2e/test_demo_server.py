@@ -14,6 +14,8 @@ import pytest
 from tests.e2e.servers import free_port, process_env, start_dataagent, stop_process
 from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
 
+from dataagent.demo import curated_model_yaml
+
 DemoServer = tuple[str, str, str, subprocess.Popen[str]]
 
 
@@ -77,6 +79,11 @@ def test_demo_serves_and_the_printed_credentials_work(
 
         ontologies = client.get("/api/ontologies", headers=headers).json()["data"]
         assert [(o["name"], o["status"]) for o in ontologies] == [("Retail demo", "ready")]
+        # The ontology is built from the curated model, stored as the YAML a person would edit.
+        models = client.get("/api/semantic-models", headers=headers).json()["data"]
+        assert [m["name"] for m in models] == ["retail"]
+        model = client.get(f"/api/semantic-models/{models[0]['id']}", headers=headers)
+        assert model.json()["data"]["yaml"] == curated_model_yaml()
         created = client.post(
             "/api/data-agent/chats",
             json={"name": "Houston", "ontologyId": ontologies[0]["id"]},

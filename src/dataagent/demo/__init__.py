@@ -10,6 +10,7 @@ from dataagent.demo.facts import DemoFacts, HoustonGap, StoreFacts, facts_markdo
 from dataagent.demo.generator import DemoData, generate
 from dataagent.demo.loaders import load_postgres, write_duckdb, write_sqlite
 from dataagent.demo.schema import SCHEMA, TABLES
+from dataagent.demo.semantic_model import curated_model_yaml
 
 __all__ = [
     "SCHEMA",
@@ -18,6 +19,7 @@ __all__ = [
     "DemoFacts",
     "HoustonGap",
     "StoreFacts",
+    "curated_model_yaml",
     "facts_markdown",
     "generate",
     "headline_facts",

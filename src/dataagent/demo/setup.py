@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
+from dataagent.demo.semantic_model import curated_model_yaml
 from dataagent.services import connections, ontologies, semantic_models, users
 from dataagent.services.context import AppContext
 from dataagent.sources.engines import ConnectionSpec
@@ -94,7 +95,7 @@ async def _mark_demo_connection(session: AsyncSession, owner_id: uuid.UUID, path
 async def _build_demo_ontology(
     context: AppContext, session: AsyncSession, owner_id: uuid.UUID, path: Path
 ) -> None:
-    """Connection -> semantic model -> ontology for the demo file, as a user would make them.
+    """Connection -> semantic model (generated, then curated) -> ontology, as a user would.
 
     The demo file lies in the data directory: its connection is a managed one (`demo`),
     which opens exactly that file under the same access policy as everyone's.
@@ -106,6 +107,11 @@ async def _build_demo_ontology(
     await session.commit()
     model = await semantic_models.create_from_connection(
         context, session, owner_id, connection.id, "retail", DEMO_DESCRIPTION
+    )
+    # The generated model names every table and column; the curated one keeps those names
+    # and adds what only a person knows (which orders count, the metrics), as an edit would.
+    await semantic_models.update_semantic_model(
+        session, owner_id, model.id, None, None, curated_model_yaml()
     )
     ontology = await ontologies.create_ontology(
         context, session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
