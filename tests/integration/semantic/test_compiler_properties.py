@@ -3,7 +3,7 @@
 Hypothesis draws plans from the whole plan language — metrics (simple and ratio, with
 shares), measures, dimensions with and without time grains, filters and OR-groups, aggregate
 filters, relative time windows with comparisons, top N within a group, order and limit —
-over the retail model of the demo tables. Each plan is compiled for SQLite, DuckDB,
+over the curated semantic model that `dataagent demo` ships. Each plan is compiled for SQLite, DuckDB,
 PostgreSQL and MariaDB, run on the same demo data in all four, and every database must
 return the rows SQLite returns (numbers within a small tolerance). Where a top N or a
 limit keeps some rows of a tie, only the ranked column's values are compared.
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from tests.conftest import fresh_mysql_database, fresh_postgres_database, mysql_connect
-from tests.fixtures.compiler.compiler_golden import load_mysql, normalise, retail_model, rows_match
+from tests.fixtures.compiler.compiler_golden import demo_model, load_mysql, normalise, rows_match
 
 from dataagent.demo.generator import DemoData
 from dataagent.demo.loaders import load_postgres, write_duckdb, write_sqlite
@@ -35,7 +35,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.mysql]
 Rows = list[tuple[Any, ...]]
 Runner = Callable[[str], Rows]
 DIALECTS = ("sqlite", "duckdb", "postgresql", "mysql")
-MODELS: dict[str, SemanticModel] = {d: retail_model(d) for d in DIALECTS}
+MODELS: dict[str, SemanticModel] = {d: demo_model(d) for d in DIALECTS}
 ADDITIVE = [
     m.name for m in MODELS["sqlite"].metrics if not m.is_ratio and m.aggregation in ("sum", "count")
 ]
@@ -54,7 +54,7 @@ DIMENSIONS = [
 ]
 MEASURES = [
     {"field": "order_items.quantity", "aggregation": "sum"},
-    {"field": "order_items.revenue", "aggregation": "avg"},
+    {"field": "order_items.line_revenue", "aggregation": "avg"},
     {"field": "products.unit_price", "aggregation": "max"},
     {"field": "stores.square_feet", "aggregation": "sum"},
     {"field": "orders.*", "aggregation": "count"},
