@@ -8,10 +8,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 from tests.conftest import postgres_reader
 from tests.integration.api.conftest import World, built
 
 from dataagent.demo import DemoData, load_postgres, write_duckdb
+from dataagent.demo.facts import DemoFacts
 
 DEMO_TABLES = {"stores", "customers", "categories", "products", "orders", "order_items"}
 DEMO_LINKS = {
@@ -288,3 +290,73 @@ async def test_an_ontology_queries_only_while_its_connection_exists(world: World
     assert orphaned.status_code == 400, orphaned.text
     assert orphaned.json()["error"]["code"] == "VALIDATION_ERROR"
     assert "no connection" in orphaned.json()["error"]["message"]
+
+
+NEW_METRICS = [
+    {
+        "name": "net_sales",
+        "description": "Sales of completed orders after discounts.",
+        "synonyms": ["revenue"],
+        "format": "currency",
+        "dataset": "order_items",
+        "aggregation": "sum",
+        "expression": "quantity * unit_price * (1 - discount)",
+        "filter": "orders.status = 'completed'",
+    },
+    {
+        "name": "completed_order_count",
+        "dataset": "orders",
+        "aggregation": "count",
+        "filter": "status = 'completed'",
+    },
+    {
+        "name": "basket_size",
+        "format": "currency",
+        "numerator": "net_sales",
+        "denominator": "completed_order_count",
+    },
+]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("target", ["duckdb"], indirect=True)
+async def test_a_new_metric_from_yaml_to_answer(
+    world: World, target: dict[str, object], demo_facts: DemoFacts
+) -> None:
+    """As a new user would: add a metric to the YAML, rebuild the ontology, ask with it."""
+    client = world.contributor.client
+    _, ontology_id = await _build(world, target)
+    [record] = (await client.get("/api/semantic-models")).json()["data"]
+    model_url = f"/api/semantic-models/{record['id']}"
+    data = yaml.safe_load((await client.get(model_url)).json()["data"]["yaml"])
+
+    # A first try names a field orders does not have: refused, pointing at the line.
+    data["metrics"] = [*(data.get("metrics") or []), *NEW_METRICS]
+    data["metrics"][-2] = {**NEW_METRICS[1], "filter": "state = 'completed'"}
+    typo = yaml.safe_dump(data, sort_keys=False)
+    refused = await client.patch(model_url, json={"yaml": typo})
+    assert refused.status_code == 400, refused.text
+    problem = refused.json()["error"]["details"][0]
+    assert problem["path"] == f"metrics[{len(data['metrics']) - 2}].filter"
+    assert "has no field 'state'" in problem["message"]
+    assert typo.splitlines()[problem["line"] - 1].strip() == "filter: state = 'completed'"
+
+    data["metrics"][-2] = NEW_METRICS[1]
+    saved = await client.patch(model_url, json={"yaml": yaml.safe_dump(data, sort_keys=False)})
+    assert saved.status_code == 200, saved.text
+    # The ontology keeps its own copy until it is rebuilt from the model.
+    plan = {"metrics": [{"name": "basket_size"}], "dimensions": [{"field": "stores.city"}]}
+    stale = await client.post(f"/api/ontologies/{ontology_id}/compile", json={"plan": plan})
+    assert stale.status_code == 400 and "unknown metric 'basket_size'" in stale.text
+    rebuilt = await client.post(f"/api/ontologies/{ontology_id}/rebuild")
+    assert rebuilt.status_code == 202
+    assert (await built(client, ontology_id))["status"] == "ready"
+
+    compiled = await client.post(
+        f"/api/ontologies/{ontology_id}/compile", json={"plan": plan, "execute": True}
+    )
+    assert compiled.status_code == 200, compiled.text
+    body = compiled.json()["data"]
+    assert body["columns"] == ["city", "basket_size"]
+    rows = {row[0]: row[1] for row in body["result"]["rows"]}
+    assert round(rows["Houston"], 2) == demo_facts.houston.average_order_value

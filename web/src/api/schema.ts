@@ -1156,6 +1156,37 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * CompiledWindow
+         * @description The dates a plan's relative time window became (end dates are excluded).
+         */
+        CompiledWindow: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /**
+             * Field
+             * @description `dataset.field` the window filters.
+             */
+            field: string;
+            /** Previous End */
+            previous_end?: string | null;
+            /** Previous Start */
+            previous_start?: string | null;
+            /**
+             * Reference Date
+             * Format: date
+             * @description The 'today' the window was resolved against.
+             */
+            reference_date: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+        };
+        /**
          * CompileInput
          * @description A QueryPlan to compile, and optionally run.
          */
@@ -1167,7 +1198,9 @@ export interface components {
             execute: boolean;
             /** Maxrows */
             maxRows?: number | null;
-            plan: components["schemas"]["QueryPlan"] | {
+            plan: (components["schemas"]["QueryPlan"] & unknown) | {
+                metrics: unknown;
+            } | {
                 measures: unknown;
             } | {
                 dimensions: unknown;
@@ -1178,6 +1211,11 @@ export interface components {
          * @description The SQL, the join path it follows and, when executed, the result and run id.
          */
         CompileOutput: {
+            /**
+             * Columns
+             * @description Output column names, in order.
+             */
+            columns: string[];
             /** Dialect */
             dialect: string;
             joinPath: components["schemas"]["JoinPath"];
@@ -1188,6 +1226,8 @@ export interface components {
             result?: components["schemas"]["QueryOutput"] | null;
             /** Sql */
             sql: string;
+            /** @description The dates a relative time window became, and its reference date. */
+            timeWindow?: components["schemas"]["CompiledWindow"] | null;
         };
         /**
          * ConnectionCreate

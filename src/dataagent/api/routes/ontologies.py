@@ -179,7 +179,9 @@ async def compile_query(
         sql=compiled.compiled.sql,
         dialect=compiled.compiled.dialect,
         join_path=compiled.compiled.join_path,
+        columns=compiled.compiled.columns,
         pre_aggregated=compiled.compiled.pre_aggregated,
+        time_window=compiled.compiled.time_window,
         notes=compiled.compiled.notes,
         result=query_output(compiled.run) if compiled.run else None,
     )

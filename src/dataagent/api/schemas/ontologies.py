@@ -11,6 +11,7 @@ from pydantic import Field
 
 from dataagent.api.schemas import ApiInput, ApiModel
 from dataagent.api.schemas.queries import QueryOutput
+from dataagent.semantic.compiler import CompiledWindow
 from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.plan import QueryPlan
 from dataagent.store.models import OntologyRelationship
@@ -115,14 +116,19 @@ class JoinPathsInput(ApiInput):
 
 
 def _plan_needs_a_column(schema: dict[str, Any]) -> None:
-    """State the plan's own rule (a measure or a dimension) where clients read the schema.
+    """State the plan's own rules (a metric, measure or dimension; a comparison needs a time
+    window) where clients read the schema.
 
     The reference moves into `allOf`: tools reading OpenAPI ignore a `$ref`'s siblings.
     """
-    schema["allOf"] = [{"$ref": schema.pop("$ref")}]
+    compare_needs_window = {
+        "if": {"required": ["compare"], "properties": {"compare": {"type": "string"}}},
+        "then": {"required": ["time_window"], "properties": {"time_window": {"type": "object"}}},
+    }
+    schema["allOf"] = [{"$ref": schema.pop("$ref")}, compare_needs_window]
     schema["anyOf"] = [
-        {"required": ["measures"], "properties": {"measures": {"minItems": 1}}},
-        {"required": ["dimensions"], "properties": {"dimensions": {"minItems": 1}}},
+        {"required": [key], "properties": {key: {"minItems": 1}}}
+        for key in ("metrics", "measures", "dimensions")
     ]
 
 
@@ -146,7 +152,11 @@ class CompileOutput(ApiModel):
     sql: str
     dialect: str
     join_path: JoinPath
+    columns: list[str] = Field(description="Output column names, in order.")
     pre_aggregated: bool
+    time_window: CompiledWindow | None = Field(
+        None, description="The dates a relative time window became, and its reference date."
+    )
     notes: list[str]
     result: QueryOutput | None = None
 
