@@ -30,7 +30,7 @@ from sqlglot import exp
 from dataagent.dialects import sqlglot_name as sqlglot_dialect
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.fanout import FanOutReport, analyse
-from dataagent.semantic.fragments import Fragments, and_all, col, cte, ident
+from dataagent.semantic.fragments import COMPARISONS, Fragments, and_all, col, cte, ident
 from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.plan import QueryPlan
@@ -137,6 +137,23 @@ def _group(
     return select
 
 
+def _side_by_side(
+    b: Fragments, select: exp.Select, tables: list[str], dims: list[str]
+) -> tuple[str, exp.Query]:
+    """Put the rows of several grouped tables side by side on their dimensions: FROM every
+    dimension value any of them has (the returned CTE) LEFT JOIN each, NULL-safely."""
+    spine = b.fresh("dimension_values")
+    union = exp.union(
+        *[exp.select(*[col(d, t) for d in dims]).from_(cte(t)) for t in tables], distinct=True
+    )
+    select.from_(cte(spine), copy=False)
+    select.select(*[col(d, spine).as_(ident(d)) for d in dims], copy=False)
+    for table in tables:
+        on = and_all([exp.NullSafeEQ(this=col(d, spine), expression=col(d, table)) for d in dims])
+        select.join(cte(table), on=on, join_type="left", copy=False)
+    return spine, union
+
+
 def _pre_aggregated(b: Fragments, tree: JoinPath) -> exp.Select:
     plan = b.plan
     groups: dict[str, list[ResolvedMeasure]] = {}
@@ -151,19 +168,8 @@ def _pre_aggregated(b: Fragments, tree: JoinPath) -> exp.Select:
     for name, alias in names.items():
         final.with_(ident(alias), as_=selects[name], copy=False)
     if dims:
-        spine = b.fresh("dimension_values")
-        parts = [exp.select(*[col(d, a) for d in dims]).from_(cte(a)) for a in names.values()]
-        union: exp.Query = parts[0]
-        for part in parts[1:]:
-            union = exp.union(union, part, distinct=True, copy=False)
+        spine, union = _side_by_side(b, final, list(names.values()), dims)
         final.with_(ident(spine), as_=union, copy=False)
-        final.from_(cte(spine), copy=False)
-        final.select(*[col(d, spine).as_(ident(d)) for d in dims], copy=False)
-        for alias in names.values():
-            on = and_all(
-                [exp.NullSafeEQ(this=col(d, spine), expression=col(d, alias)) for d in dims]
-            )
-            final.join(cte(alias), on=on, join_type="left", copy=False)
     else:
         aliases = list(names.values())
         final.from_(cte(aliases[0]), copy=False)
@@ -226,19 +232,8 @@ def _compared(b: Fragments, current: exp.Select, previous: exp.Select, ctes: lis
     dims = [d.alias for d in plan.dimensions]
     both = exp.select()
     if dims:
-        spine = b.fresh("dimension_values")
-        union = exp.union(
-            *[exp.select(*[col(d, n) for d in dims]).from_(cte(n)) for n in names.values()],
-            distinct=True,
-        )
+        spine, union = _side_by_side(b, both, list(names.values()), dims)
         ctes.append(exp.CTE(this=union, alias=exp.TableAlias(this=ident(spine))))
-        both.from_(cte(spine), copy=False)
-        both.select(*[col(d, spine).as_(ident(d)) for d in dims], copy=False)
-        for name in names.values():
-            on = and_all(
-                [exp.NullSafeEQ(this=col(d, spine), expression=col(d, name)) for d in dims]
-            )
-            both.join(cte(name), on=on, join_type="left", copy=False)
     else:
         both.from_(cte(names["current"]), copy=False)
         both.join(cte(names["previous"]), join_type="cross", copy=False)
@@ -316,21 +311,11 @@ def _outer(b: Fragments, inner: exp.Select, previous: exp.Select | None) -> exp.
     return final
 
 
-_AGGREGATE_OPS: dict[str, type[exp.Binary]] = {
-    "=": exp.EQ,
-    "!=": exp.NEQ,
-    ">": exp.GT,
-    ">=": exp.GTE,
-    "<": exp.LT,
-    "<=": exp.LTE,
-}
-
-
 def _aggregate_filter(alias: str, op: str, values: tuple[float, ...]) -> exp.Expr:
     literals = [exp.convert(v) for v in values]
     if op == "between":
         return exp.Between(this=col(alias), low=literals[0], high=literals[1])
-    return _AGGREGATE_OPS[op](this=col(alias), expression=literals[0])
+    return COMPARISONS[op](this=col(alias), expression=literals[0])
 
 
 def _aggregated(

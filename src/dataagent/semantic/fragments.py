@@ -28,7 +28,7 @@ from dataagent.semantic.resolver import (
 )
 from dataagent.semantic.time_grains import truncate
 
-_COMPARISONS: dict[str, type[exp.Binary]] = {
+COMPARISONS: dict[str, type[exp.Binary]] = {
     "=": exp.EQ,
     "!=": exp.NEQ,
     ">": exp.GT,
@@ -215,8 +215,8 @@ class Fragments:
         assert f.ref.field is not None
         value = self.field(f.ref.dataset, f.ref.field, f.ref.dataset.name)
         literals = [exp.convert(v) for v in f.values]
-        if f.op in _COMPARISONS:
-            return _COMPARISONS[f.op](this=value, expression=literals[0])
+        if f.op in COMPARISONS:
+            return COMPARISONS[f.op](this=value, expression=literals[0])
         if f.op == "in":
             return exp.In(this=value, expressions=literals)
         if f.op == "not_in":
