@@ -162,7 +162,7 @@ def _merge_one(
         if facts(theirs) != facts(base):
             log.add(kind, name, "updated", f"new {', '.join(_edited(facts(theirs), facts(base)))}")
         return theirs
-    edited = ", ".join(_edited(ours, base))
+    edited = ", ".join(k for k in _edited(ours, base) if k != "generated")
     if theirs is None:
         log.add(
             kind, name, "kept_edit", f"edited by you ({edited}); the generator no longer has it"
