@@ -12,7 +12,7 @@ known by its name:
 * Deleted by people (in base, not in ours): stays deleted. Added by people: kept.
   New from the generator: added.
 * A dataset whose table the generator no longer sees goes, edits and all: its queries
-  could only fail.
+  could only fail (unless a person pointed it at another table that is there).
 * Last, whatever no longer holds together is dropped with the reason (a person's field on a
   column that is gone, a relationship or metric naming a field that is gone), so the result
   always validates.
@@ -20,7 +20,8 @@ known by its name:
 Without a base (models stored before generations were kept), every `generated: true` item
 and every item equal to the new generation (statistics aside) counts as unedited, and
 everything else as a person's. Row counts, sample values and distinct counts are facts about
-the data, not curation: they change silently.
+the data: a new value is never reported as an update (and, without a base, a difference in
+them does not make an item a person's).
 """
 
 from __future__ import annotations
