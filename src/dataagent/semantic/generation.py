@@ -3,7 +3,11 @@
 Every table becomes a dataset, every column a field; declared foreign keys become
 relationships, and `<x>_id` columns without one are linked by name to a table `x`
 (`xs`, `xes`, `ies`) whose primary key is `id` or `<x>_id`, flagged as inferred.
-The same snapshot always yields the same model, byte for byte once dumped.
+It also proposes what people usually want next, marked `generated: true` so curation can
+tell a proposal from a person's work: a row count per dataset, a total (or, for per-unit
+prices and costs, an average) per money column, and `quantity * unit price` as a derived
+line amount with its total. The same snapshot always yields the same model, byte for byte
+once dumped.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ from dataagent.semantic.model import (
     Dataset,
     DataType,
     Field_,
+    Metric,
+    MetricFormat,
     Relationship,
     RelationshipSource,
     SemanticModel,
 )
+from dataagent.semantic.nouns import plural
 
 # Words that stay upper case in labels ("customer_id" -> "Customer ID").
 ACRONYMS = frozenset(
@@ -261,7 +268,10 @@ def generate_semantic_model(
 
     ds_names, field_names = _assign_names(tables)
     notes = _link_notes(declared + inferred, ds_names, field_names)
-    datasets = [_dataset(t, ds_names[id(t)], field_names, notes, dialect) for t in tables]
+    datasets = [
+        _with_line_amount(_dataset(t, ds_names[id(t)], field_names, notes, dialect), dialect)
+        for t in tables
+    ]
     relationships: list[Relationship] = []
     rel_names: set[str] = set()
     for link in sorted(
@@ -298,6 +308,7 @@ def generate_semantic_model(
         dialect=dialect,
         datasets=datasets,
         relationships=relationships,
+        metrics=propose_metrics(datasets, dialect),
     )
 
 
@@ -354,3 +365,192 @@ def _dataset(
 def _pk_columns(table: TableInfo) -> list[str]:
     actual = {c.name.lower(): c.name for c in table.columns}
     return [actual[k.lower()] for k in table.primary_key if k.lower() in actual]
+
+
+# --- proposals: metrics and derived fields, marked generated ------------------------------------
+
+# Words of a money column (a decimal or float one); a word of NOT_MONEY rules it out.
+MONEY = frozenset(
+    {
+        *("price", "prices", "amount", "amounts", "cost", "costs", "revenue", "total"),
+        *("subtotal", "sales", "fee", "fees", "tax", "spend", "balance", "salary", "value"),
+    }
+)
+NOT_MONEY = frozenset(
+    {
+        *("id", "key", "code", "rate", "rates", "ratio", "pct", "percent", "percentage"),
+        *("discount", "share", "avg", "average", "mean"),
+    }
+)
+# Per-unit money (a unit price, a unit cost): an average means something, a sum does not.
+PER_UNIT = frozenset({"price", "prices", "unit"})
+ADDED_UP = frozenset({"total", "subtotal", "amount", "line", "extended", "sales", "revenue"})
+# Column names (lower case, without `_`) of a line's quantity and of its unit price, the
+# preferred price first.
+QUANTITY_NAMES = frozenset(
+    {
+        *("quantity", "qty", "units", "quantityordered", "qtyordered", "orderquantity"),
+        *("orderqty", "quantitysold", "qtysold", "unitssold", "linequantity", "itemquantity"),
+    }
+)
+PRICE_NAMES: tuple[str, ...] = (
+    *("unitprice", "saleprice", "sellingprice", "priceeach", "priceperunit", "price"),
+    "listprice",
+)
+NUMERIC = (DataType.INTEGER, DataType.DECIMAL, DataType.FLOAT)
+MONEY_TYPES = (DataType.DECIMAL, DataType.FLOAT)
+
+
+def _words(identifier: str) -> list[str]:
+    """Lower-case words of an identifier: `UnitPrice` -> ["unit", "price"]."""
+    return [w.lower() for w in humanise(identifier).split()]
+
+
+def _phrase(identifier: str) -> str:
+    """An identifier as words in a sentence: acronyms keep their capitals."""
+    return " ".join(
+        w if len(w) > 1 and w.isupper() else w.lower() for w in humanise(identifier).split()
+    )
+
+
+def _compact(identifier: str) -> str:
+    return identifier.replace("_", "").lower()
+
+
+def _with_line_amount(dataset: Dataset, dialect: str) -> Dataset:
+    """The dataset with `quantity * unit_price` as a derived field, when it has both columns.
+
+    A discount column is not applied: whether it is a fraction, a percentage or an amount
+    is a guess, so the field stays the gross amount and its description says so."""
+    quantity = next(
+        (
+            f
+            for f in dataset.fields
+            if _compact(f.name) in QUANTITY_NAMES
+            and f.data_type in NUMERIC
+            and not f.is_primary_key
+        ),
+        None,
+    )
+    prices = {
+        _compact(f.name): f
+        for f in dataset.fields
+        if f.data_type in NUMERIC and not f.is_primary_key
+    }
+    price = next((prices[n] for n in PRICE_NAMES if n in prices), None)
+    if quantity is None or price is None:
+        return dataset
+    used = {f.name.lower() for f in dataset.fields}
+    description = (
+        f"Quantity times unit price ({quantity.name} * {price.name}) of each {dataset.name} row."
+    )
+    if any("discount" in _words(f.name) for f in dataset.fields):
+        description += (
+            " Before any discount (the dataset's discount column is not applied; edit the "
+            "expression if the amount should be net of it)."
+        )
+    types = (quantity.data_type, price.data_type)
+    data_type = next(
+        (t for t in (DataType.FLOAT, DataType.DECIMAL) if t in types), DataType.INTEGER
+    )
+    amount = Field_(
+        name=_unique("line_amount", used),
+        expression=f"{quantity.expression} * {price.expression}",
+        label="Line amount",
+        description=description,
+        data_type=data_type,
+        nullable=quantity.nullable or price.nullable,
+        generated=True,
+    )
+    return dataset.model_copy(update={"fields": [*dataset.fields, amount]})
+
+
+def _money_aggregation(field: Field_) -> str | None:
+    """`sum` or `avg` for a money field, None for any other field."""
+    words = set(_words(field.name))
+    if (
+        (field.data_type not in MONEY_TYPES and not field.generated)
+        or field.is_primary_key
+        or not words & MONEY
+        or words & NOT_MONEY
+    ):
+        return None
+    return "avg" if words & PER_UNIT and not words & ADDED_UP else "sum"
+
+
+@dataclass
+class _Proposal:
+    """A metric to propose, before its name is made unique."""
+
+    dataset: Dataset
+    field: Field_ | None
+    aggregation: str
+
+    def base_name(self, qualified: bool) -> str:
+        if self.field is None:
+            return f"{self.dataset.name}_count"
+        prefix = "avg" if self.aggregation == "avg" else "total"
+        if self.aggregation == "sum" and _words(self.field.name)[:1] == ["total"]:
+            prefix = "sum"
+        middle = f"{self.dataset.name}_" if qualified else ""
+        return f"{prefix}_{middle}{self.field.name}"
+
+
+def propose_metrics(datasets: list[Dataset], dialect: str) -> list[Metric]:
+    """Generated metrics: each dataset's row count, and a total (or an average, for per-unit
+    prices and costs) of each money column; names unique and distinct from every field's."""
+    proposals: list[_Proposal] = []
+    for dataset in datasets:
+        proposals.append(_Proposal(dataset, None, "count"))
+        for f in dataset.fields:
+            aggregation = _money_aggregation(f)
+            if aggregation is not None:
+                proposals.append(_Proposal(dataset, f, aggregation))
+    taken = {d.name.lower() for d in datasets} | {
+        f.name.lower() for d in datasets for f in d.fields
+    }
+    counts: dict[str, int] = defaultdict(int)
+    for p in proposals:
+        counts[p.base_name(False).lower()] += 1
+    used = set(taken)
+    metrics = []
+    for p in proposals:
+        name = p.base_name(False)
+        if counts[name.lower()] > 1 or name.lower() in taken:
+            name = p.base_name(True)
+        metrics.append(
+            _metric(p, _unique(name, used), dialect, qualified=name != p.base_name(False))
+        )
+    return metrics
+
+
+def _metric(p: _Proposal, name: str, dialect: str, *, qualified: bool) -> Metric:
+    entity = plural(_phrase(p.dataset.name))
+    if p.field is None:
+        return Metric(
+            name=name,
+            label=f"Number of {entity}",
+            description=f"How many {entity} there are (the rows of {p.dataset.name}).",
+            format=MetricFormat.NUMBER,
+            dataset=p.dataset.name,
+            aggregation="count",
+            generated=True,
+        )
+    what = _phrase(p.field.name)
+    of = f" of {entity}" if qualified else ""
+    if p.aggregation == "avg":
+        label = f"Average {what}{of}"
+        description = f"The average of {p.dataset.name}.{p.field.name} over its rows."
+    else:
+        label = f"Total {what}{of}" if not what.startswith("total") else f"Sum of {what}{of}"
+        description = f"The sum of {p.dataset.name}.{p.field.name} over its rows."
+    return Metric(
+        name=name,
+        label=label[:1].upper() + label[1:],
+        description=description,
+        format=MetricFormat.CURRENCY,
+        dataset=p.dataset.name,
+        aggregation="avg" if p.aggregation == "avg" else "sum",
+        expression=column_expression(p.field.name, dialect),
+        generated=True,
+    )

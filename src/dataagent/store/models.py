@@ -231,6 +231,9 @@ class SemanticModelRecord(Base):
     description: Mapped[str | None] = mapped_column(Text)
     dialect: Mapped[str] = mapped_column(String(20))
     yaml: Mapped[str] = mapped_column(Text)
+    # The generator's last output, the base the next regeneration merges people's edits over
+    # (None for models stored before regeneration existed).
+    generated_yaml: Mapped[str | None] = mapped_column(Text)
     dataset_count: Mapped[int] = mapped_column(Integer, default=0)
     relationship_count: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -14,7 +14,7 @@ from dataagent.store.ownership import get_owned
 
 
 def set_model(record: SemanticModelRecord, model: SemanticModel, text: str) -> None:
-    """Store a model's YAML and the counts shown beside it."""
+    """Store a model's YAML and the counts shown beside it (the generator's base stays)."""
     record.yaml = text
     record.dialect = model.dialect
     record.dataset_count = len(model.datasets)
@@ -29,10 +29,16 @@ async def add_semantic_model(
     description: str | None,
     model: SemanticModel,
     text: str,
+    generated_text: str | None = None,
 ) -> SemanticModelRecord:
-    """Add a semantic model (flushed, with its audit event)."""
+    """Add a semantic model (flushed, with its audit event); `generated_text` is the
+    generator's output it started from, when it was generated."""
     record = SemanticModelRecord(
-        owner_id=owner_id, connection_id=connection_id, name=name, description=description
+        owner_id=owner_id,
+        connection_id=connection_id,
+        name=name,
+        description=description,
+        generated_yaml=generated_text,
     )
     set_model(record, model, text)
     session.add(record)

@@ -26,7 +26,7 @@ from dataagent.semantic.model import (
     RelationshipSource,
     SemanticModel,
 )
-from dataagent.semantic.yaml_io import dump_yaml
+from dataagent.semantic.yaml_io import dump_yaml, load_yaml
 
 
 def col(name: str, native: str = "INTEGER", **kw: object) -> ColumnInfo:
@@ -270,3 +270,170 @@ def test_identifiers_are_always_valid(text: str) -> None:
     import re
 
     assert re.match(NAME_PATTERN, to_identifier(text))
+
+
+# --- proposals --------------------------------------------------------------------------------
+
+
+def sales() -> SchemaSnapshot:
+    return SchemaSnapshot(
+        dialect="postgresql",
+        tables=[
+            table(
+                "lines",
+                [
+                    col("id"),
+                    col("Quantity", "integer"),
+                    col("unit_price", "numeric(10,2)"),
+                    col("discount", "numeric(4,2)"),
+                    col("tax_rate", "numeric(4,2)"),
+                    col("price_id", "numeric(10,0)"),
+                ],
+                schema="public",
+                primary_key=["id"],
+            ),
+            table(
+                "orders",
+                [
+                    col("id"),
+                    col("total", "numeric(10,2)"),
+                    col("shipping_fee", "double precision"),
+                    col("item_count", "integer"),  # not money: a count
+                    col("amount", "integer"),  # an integer amount: no type to trust
+                ],
+                schema="public",
+                primary_key=["id"],
+            ),
+            table(
+                "products",
+                [col("id"), col("unit_price", "numeric(10,2)"), col("list_price", "real")],
+                schema="public",
+                primary_key=["id"],
+            ),
+            table(
+                "order_lines",
+                [col("id"), col("qty", "integer"), col("price", "numeric(10,2)")],
+                schema="public",
+                primary_key=["id"],
+            ),
+            table(
+                "line_amount_clash",
+                [col("units"), col("price", "real"), col("line_amount", "text")],
+                schema="public",
+            ),
+        ],
+    )
+
+
+def test_every_dataset_gets_a_generated_row_count() -> None:
+    model = generate_semantic_model(sales(), "sales")
+    counts = [m for m in model.metrics if m.aggregation == "count"]
+    assert [m.name for m in counts] == [f"{d.name}_count" for d in model.datasets]
+    first = model.metric("line_amount_clash_count")
+    assert first is not None
+    assert first.label == "Number of line amount clashes"
+    assert first.expression is None and first.format.value == "number" and first.generated
+    assert model.metric("order_lines_count").label == "Number of order lines"  # type: ignore[union-attr]
+
+
+def test_money_columns_get_a_total_and_per_unit_prices_an_average() -> None:
+    model = generate_semantic_model(sales(), "sales")
+    money = {
+        m.name: (m.dataset, m.aggregation, m.expression, m.label)
+        for m in model.metrics
+        if m.format.value == "currency"
+    }
+    assert money == {
+        "total_line_amount_2": (
+            "line_amount_clash",
+            "sum",
+            "line_amount_2",
+            "Total line amount 2",
+        ),
+        # price is in two datasets, and so is unit_price: the names say which
+        "avg_line_amount_clash_price": (
+            "line_amount_clash",
+            "avg",
+            "price",
+            "Average price of line amount clashes",
+        ),
+        "avg_lines_unit_price": ("lines", "avg", "unit_price", "Average unit price of lines"),
+        "total_lines_line_amount": (
+            "lines",
+            "sum",
+            "line_amount",
+            "Total line amount of lines",
+        ),
+        "avg_order_lines_price": ("order_lines", "avg", "price", "Average price of order lines"),
+        "total_order_lines_line_amount": (
+            "order_lines",
+            "sum",
+            "line_amount",
+            "Total line amount of order lines",
+        ),
+        "sum_total": ("orders", "sum", "total", "Sum of total"),
+        "total_shipping_fee": ("orders", "sum", "shipping_fee", "Total shipping fee"),
+        "avg_products_unit_price": (
+            "products",
+            "avg",
+            "unit_price",
+            "Average unit price of products",
+        ),
+        "avg_list_price": ("products", "avg", "list_price", "Average list price"),
+    }
+    # not proposed: discount and tax_rate (fractions), price_id (an id), item_count (a
+    # count), amount (an integer), primary keys
+    assert all(m.generated for m in model.metrics)
+
+
+def test_quantity_times_price_becomes_a_generated_line_amount() -> None:
+    model = generate_semantic_model(sales(), "sales")
+    lines = model.dataset("lines")
+    assert lines is not None
+    amount = lines.field("line_amount")
+    assert amount is not None and amount.generated
+    # the columns as the generator quotes them: PostgreSQL keeps "Quantity" in capitals
+    assert amount.expression == '"Quantity" * unit_price'
+    assert amount.data_type is DataType.DECIMAL and amount.label == "Line amount"
+    # a discount column is there, but what it means is a guess: the amount stays gross
+    assert "Before any discount" in (amount.description or "")
+    order_lines = model.dataset("order_lines")
+    assert order_lines is not None
+    plain = order_lines.field("line_amount")
+    assert plain is not None and plain.expression == "qty * price"
+    assert "discount" not in (plain.description or "")
+    clash = model.dataset("line_amount_clash")
+    assert clash is not None
+    assert [f.name for f in clash.fields] == ["units", "price", "line_amount", "line_amount_2"]
+    assert clash.fields[-1].data_type is DataType.FLOAT
+    assert model.dataset("products").field("line_amount") is None  # type: ignore[union-attr]
+    assert model.dataset("orders").field("line_amount") is None  # type: ignore[union-attr]
+    assert [f.name for f in model.datasets[0].fields if f.generated] == ["line_amount_2"]
+
+
+def test_proposals_load_back_and_names_are_valid_unique_and_not_field_names() -> None:
+    import re
+
+    for snap in (sales(), shop()):
+        model = generate_semantic_model(snap, "m")
+        assert load_yaml(dump_yaml(model)) == model
+        names = [m.name for m in model.metrics]
+        assert len(set(names)) == len(names)
+        assert all(re.match(NAME_PATTERN, n) for n in names)
+        fields = {f.name for d in model.datasets for f in d.fields}
+        assert not set(names) & fields
+    # shop: orders.total is a DECIMAL; its metric does not take a field's name
+    assert generate_semantic_model(shop(), "shop").metric("sum_total") is not None
+
+
+def test_proposals_are_quoted_for_the_dialect() -> None:
+    tables = [table("t", [col("Total Cost", "double"), col("Qty", "int"), col("Price", "real")])]
+    pg = generate_semantic_model(SchemaSnapshot(dialect="postgresql", tables=tables), "m")
+    # a metric names the field; PostgreSQL folds bare names to lower case, so it is quoted
+    assert pg.metric("sum_Total_Cost").expression == '"Total_Cost"'  # type: ignore[union-attr]
+    assert pg.datasets[0].field("line_amount").expression == '"Qty" * "Price"'  # type: ignore[union-attr]
+    my = generate_semantic_model(SchemaSnapshot(dialect="mysql", tables=tables), "m")
+    assert my.metric("sum_Total_Cost").expression == "Total_Cost"  # type: ignore[union-attr]
+    assert my.datasets[0].field("line_amount").expression == "Qty * Price"  # type: ignore[union-attr]
+    for model in (pg, my):
+        assert load_yaml(dump_yaml(model)) == model

@@ -20,9 +20,10 @@ SAMPLE_MAX_DISTINCT = 20  # what introspection samples by default
 
 # The demo retailer's eight, in order: reviewed by hand; a change here should be deliberate.
 DEMO_EIGHT = [
+    # line amount: the generated derived field quantity * unit_price
     (
-        "Top products by quantity",
-        "Show the top 10 products by total quantity of order items.",
+        "Top products by line amount",
+        "Show the top 10 products by total line amount of order items.",
     ),
     ("Orders per month", "How many orders were there each month, by order date?"),
     ("Customers by segment", "How many customers are there per segment?"),
@@ -30,8 +31,8 @@ DEMO_EIGHT = [
     ("Average square feet by region", "What is the average square feet of stores per region?"),
     ("Categories by department", "How many categories are there per department?"),
     (
-        "Total quantity per month",
-        "What was the total quantity of order items each month, by order date?",
+        "Total line amount per month",
+        "What was the total line amount of order items each month, by order date?",
     ),
     ("Top customers by orders", "Which 10 customers have the most orders?"),
 ]

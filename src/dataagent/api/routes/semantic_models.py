@@ -12,6 +12,7 @@ from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, Envelope
 from dataagent.api.schemas.semantic_models import (
     SemanticModelCreate,
     SemanticModelPublic,
+    SemanticModelRegenerated,
     SemanticModelSummary,
     SemanticModelUpdate,
 )
@@ -62,6 +63,21 @@ async def update_model(
         session, user.id, model_id, body.name, body.description, body.yaml
     )
     return Envelope(data=SemanticModelPublic.model_validate(record))
+
+
+@router.post(
+    "/{model_id}/regenerate", operation_id="regenerateSemanticModel", responses=POOL_RESPONSES
+)
+async def regenerate_model(
+    user: Writer, context: ContextDep, session: SessionDep, model_id: uuid.UUID
+) -> Envelope[SemanticModelRegenerated]:
+    """Introspect the connection again and merge the new generation into the model: edits,
+    deletions and additions of yours are kept; the answer lists every change."""
+    record, changes = await semantic_models.regenerate_semantic_model(
+        context, session, user.id, model_id
+    )
+    public = SemanticModelPublic.model_validate(record)
+    return Envelope(data=SemanticModelRegenerated(**public.model_dump(), changes=changes))
 
 
 @router.delete("/{model_id}", status_code=204, operation_id="deleteSemanticModel")

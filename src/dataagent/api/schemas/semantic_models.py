@@ -9,6 +9,7 @@ from pydantic import Field
 
 from dataagent.api.schemas import ApiInput, ApiModel
 from dataagent.dialects import Dialect
+from dataagent.semantic.curation import ModelChange
 
 
 class SemanticModelSummary(ApiModel):
@@ -29,6 +30,15 @@ class SemanticModelPublic(SemanticModelSummary):
     """A semantic model with its YAML."""
 
     yaml: str
+
+
+class SemanticModelRegenerated(SemanticModelPublic):
+    """A semantic model after regeneration, with what the merge did to it."""
+
+    changes: list[ModelChange] = Field(
+        description="Every item the regeneration added, removed or updated, every edit and "
+        "deletion of yours it kept, and everything it dropped because what it named is gone."
+    )
 
 
 class SemanticModelCreate(ApiInput):
