@@ -31,7 +31,8 @@ def generated(duckdb_path: Path) -> SemanticModel:
 
 def test_curation_renames_nothing_the_generator_names(generated: SemanticModel) -> None:
     """Every dataset, column and relationship keeps the name the generator gives it, so a
-    regenerated model lines up with the curated one; curation only adds."""
+    regenerated model lines up with the curated one; curation only adds (and replaces the
+    generator's proposals, such as its undiscounted line amount, with its own)."""
     curated = load_yaml(curated_model_yaml())
     assert {d.name for d in curated.datasets} == {d.name for d in generated.datasets}
     for dataset in generated.datasets:
@@ -42,7 +43,7 @@ def test_curation_renames_nothing_the_generator_names(generated: SemanticModel) 
             dataset.primary_key,
             dataset.row_count,
         )
-        for field in dataset.fields:
+        for field in (f for f in dataset.fields if not f.generated):
             same = mine.field(field.name)
             assert same is not None, f"{dataset.name}.{field.name}"
             assert (same.expression, same.data_type, same.native_type, same.nullable) == (

@@ -1,12 +1,12 @@
 """Property: any valid plan over the demo model compiles, runs, and means the same everywhere.
 
 Hypothesis draws plans from the whole plan language — metrics (simple and ratio, with
-shares), measures, dimensions with and without time grains, filters and OR-groups, aggregate
-filters, relative time windows with comparisons, top N within a group, order and limit —
-over the curated semantic model that `dataagent demo` ships. Each plan is compiled for SQLite, DuckDB,
-PostgreSQL and MariaDB, run on the same demo data in all four, and every database must
-return the rows SQLite returns (numbers within a small tolerance). Where a top N or a
-limit keeps some rows of a tie, only the ranked column's values are compared.
+shares), measures, dimensions with and without time grains, filters and OR-groups,
+aggregate filters, relative time windows with comparisons, top N within a group, order and
+limit — over the curated semantic model `dataagent demo` ships. Each plan is compiled for
+SQLite, DuckDB, PostgreSQL and MariaDB, run on the same demo data in all four, and every
+database must return the rows SQLite returns (numbers within a small tolerance). Where a
+top N or a limit keeps some rows of a tie, only the ranked column's values are compared.
 """
 
 from __future__ import annotations

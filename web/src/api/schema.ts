@@ -822,6 +822,27 @@ export interface paths {
         patch: operations["updateSemanticModel"];
         trace?: never;
     };
+    "/api/semantic-models/{model_id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate Model
+         * @description Introspect the connection again and merge the new generation into the model: edits,
+         *     deletions and additions of yours are kept; the answer lists every change.
+         */
+        post: operations["regenerateSemanticModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/llm": {
         parameters: {
             query?: never;
@@ -1633,6 +1654,10 @@ export interface components {
         Envelope_SemanticModelPublic_: {
             data: components["schemas"]["SemanticModelPublic"];
         };
+        /** Envelope[SemanticModelRegenerated] */
+        Envelope_SemanticModelRegenerated_: {
+            data: components["schemas"]["SemanticModelRegenerated"];
+        };
         /** Envelope[SessionPublic] */
         Envelope_SessionPublic_: {
             data: components["schemas"]["SessionPublic"];
@@ -2032,6 +2057,26 @@ export interface components {
             share_of_total: boolean;
         };
         /**
+         * ModelChange
+         * @description One thing a regeneration did to the model, and why when it was not the obvious.
+         */
+        ModelChange: {
+            /**
+             * Change
+             * @enum {string}
+             */
+            change: "added" | "removed" | "updated" | "kept_edit" | "kept_deletion" | "dropped";
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "dataset" | "field" | "relationship" | "metric";
+            /** Name */
+            name: string;
+            /** Reason */
+            reason?: string | null;
+        };
+        /**
          * OntologyCreate
          * @description Build an ontology from one of the caller's semantic models.
          */
@@ -2328,6 +2373,49 @@ export interface components {
          * @description A semantic model with its YAML.
          */
         SemanticModelPublic: {
+            /** Connectionid */
+            connectionId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Datasetcount */
+            datasetCount: number;
+            /** Description */
+            description: string | null;
+            /**
+             * Dialect
+             * @enum {string}
+             */
+            dialect: "postgresql" | "sqlite" | "duckdb" | "mysql";
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Relationshipcount */
+            relationshipCount: number;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Yaml */
+            yaml: string;
+        };
+        /**
+         * SemanticModelRegenerated
+         * @description A semantic model after regeneration, with what the merge did to it.
+         */
+        SemanticModelRegenerated: {
+            /**
+             * Changes
+             * @description Every item the regeneration added, removed or updated, every edit and deletion of yours it kept, and everything it dropped because what it named is gone.
+             */
+            changes: components["schemas"]["ModelChange"][];
             /** Connectionid */
             connectionId: string | null;
             /**
@@ -6574,6 +6662,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    regenerateSemanticModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SemanticModelRegenerated_"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many of your queries running or waiting */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
