@@ -67,18 +67,18 @@ def _verdict(measure: ResolvedMeasure, tree: JoinPath) -> tuple[Verdict, str | N
         return "safe", None
     if measure.aggregation in REPETITION_SAFE:
         return "safe", (
-            f"{measure.alias}: {name} rows repeat in this join ({_describe(edge)}); "
+            f"{measure.output}: {name} rows repeat in this join ({_describe(edge)}); "
             f"{measure.aggregation} is unaffected."
         )
     key = primary_key(measure.ref.dataset)
     counts_rows = measure.ref.field is None or [measure.ref.field.name] == key
     if measure.aggregation == "count" and counts_rows and len(key) == 1:
         return "distinct_key", (
-            f"{measure.alias}: {name} rows repeat in this join ({_describe(edge)}); "
+            f"{measure.output}: {name} rows repeat in this join ({_describe(edge)}); "
             f"counted as COUNT(DISTINCT {name}.{key[0]})."
         )
     return "unsafe", (
-        f"{measure.alias}: {measure.aggregation} of {measure.label} would be inflated: "
+        f"{measure.output}: {measure.aggregation} of {measure.label} would be inflated: "
         f"{_describe(edge)}, so each {name} row repeats once per matching "
         f"{edge.to_dataset} row."
     )

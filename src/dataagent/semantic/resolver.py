@@ -59,6 +59,12 @@ class ResolvedMeasure:
     alias: str
     metric: Metric | None = None
     uses: tuple[str, ...] = ()  # other datasets the metric's SQL names
+    part_of: str | None = None  # "the numerator of aov" for a ratio's part
+
+    @property
+    def output(self) -> str:
+        """The output column this aggregate is, or is part of, for notes."""
+        return f"{self.alias.rsplit('__', 1)[0]} ({self.part_of})" if self.part_of else self.alias
 
     @property
     def label(self) -> str:
@@ -361,7 +367,7 @@ def _unique_aliases(wanted: list[tuple[str | None, str, str]]) -> list[str]:
 
 
 def _metric_measure(
-    model: SemanticModel, metric: Metric, alias: str, where: str
+    model: SemanticModel, metric: Metric, alias: str, where: str, part_of: str | None = None
 ) -> ResolvedMeasure:
     assert metric.dataset is not None and metric.aggregation is not None
     dataset = model.dataset(metric.dataset)
@@ -371,7 +377,9 @@ def _metric_measure(
     except ExpressionError as exc:
         raise _invalid(f"{where}: metric {metric.name!r} cannot be used: {exc}.") from None
     others = tuple(dict.fromkeys(u.dataset.name for u in uses if u.dataset.name != dataset.name))
-    return ResolvedMeasure(FieldRef(dataset, None), metric.aggregation, alias, metric, others)
+    return ResolvedMeasure(
+        FieldRef(dataset, None), metric.aggregation, alias, metric, others, part_of
+    )
 
 
 @dataclass
@@ -404,7 +412,8 @@ class _Outputs:
             part = self.model.metric(name)
             assert part is not None  # the model checks its ratios' parts
             parts.append(f"{alias}__{role}")
-            self.measures.append(_metric_measure(self.model, part, parts[-1], where))
+            role_text = f"its {role}, {part.name}"
+            self.measures.append(_metric_measure(self.model, part, parts[-1], where, role_text))
         self.outputs.append(
             ResolvedOutput(alias, ratio=(parts[0], parts[1]), share=ref.share_of_total)
         )
