@@ -44,9 +44,11 @@ async def ground(
     rebuilt; the answer then starts from nothing retrieved and the model lists datasets.
     """
     try:
-        hits = await ontologies.search(
-            ctx, session, ontology, question, k=ctx.settings.agent_top_datasets
-        )
+        hits = (
+            await ontologies.search(
+                ctx, session, ontology, question, k=ctx.settings.agent_top_datasets
+            )
+        ).datasets
     except DataAgentError as exc:
         if exc.code != ErrorCode.CONFLICT:
             raise
