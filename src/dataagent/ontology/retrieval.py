@@ -238,6 +238,10 @@ def _scaled(index: KeywordIndex, question: str, size: int, weight: float) -> NDA
     return scores / best if best > 0 else scores
 
 
+def _stack(vectors: Sequence[Matrix], dimension: int) -> Matrix:
+    return np.stack(vectors) if vectors else np.zeros((0, dimension), dtype=np.float32)
+
+
 def _check_k(k: int) -> None:
     if not 1 <= k <= MAX_K:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"k must be between 1 and {MAX_K}.")
@@ -267,7 +271,11 @@ class DatasetIndex:
         vectors = [np.asarray(d.vector, dtype=np.float32) for d in everything]
         if len({v.shape for v in vectors}) > 1:
             raise ValueError("doc vectors differ in dimension; re-embed with one provider")
-        self._matrix = np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+        self._dimension = vectors[0].shape[-1] if vectors else 0
+        # Two matrices: one product over datasets and metrics together rounds the datasets'
+        # cosines differently in the last bits, and their scores should not move at all.
+        self._matrix = _stack(vectors[: len(docs)], self._dimension)
+        self._metric_matrix = _stack(vectors[len(docs) :], self._dimension)
         self._keywords = KeywordIndex([d.text for d in docs])
         self._metric_keywords = KeywordIndex([m.text for m in self.metrics])
 
@@ -320,14 +328,15 @@ class DatasetIndex:
         reads to its own score, so "margin" finds the datasets of the margin metrics.
         """
         _check_k(k)
-        if not len(self._matrix):
+        if not self._dimension:
             return Ranking([], [])
-        if self._matrix.shape[1] != query_vector.shape[-1]:
+        if self._dimension != query_vector.shape[-1]:
             raise ValueError(
-                f"doc vectors have {self._matrix.shape[1]} dimensions, "
+                f"doc vectors have {self._dimension} dimensions, "
                 f"the query {query_vector.shape[-1]}; re-embed with one provider"
             )
-        cosine = self._matrix @ np.asarray(query_vector, dtype=np.float32)
+        query = np.asarray(query_vector, dtype=np.float32)
+        cosine = np.concatenate([self._matrix @ query, self._metric_matrix @ query])
         keyword = np.concatenate(
             [
                 _scaled(self._keywords, question, len(self.names), keyword_weight),
