@@ -102,6 +102,11 @@ async def test_search_returns_metrics_and_the_datasets_they_read(
         "viaMetric": "return_rate",
     }
 
+    # The welcome screen now offers the metrics first.
+    suggested = await client.get(f"/api/ontologies/{ontology_id}/suggestions")
+    assert suggested.status_code == 200
+    assert [s["title"].split(" ")[0] for s in suggested.json()["data"][:2]] == ["Revenue", "Gross"]
+
     # Someone else's ontology stays a 404, metrics or not.
     other = await world.other.client.get(
         f"/api/ontologies/{ontology_id}/search", params={"q": "margin"}
