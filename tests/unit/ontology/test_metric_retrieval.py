@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from tests.fixtures.compiler.compiler_golden import retail_model
-from tests.fixtures.metrics import with_metrics
+from tests.fixtures.metrics import with_metrics, without_metrics
 from tests.fixtures.retrieval import stored_rows
 
 from dataagent.errors import DataAgentError, ErrorCode
@@ -110,7 +110,7 @@ def test_metric_docs_carry_what_a_hit_shows(model: SemanticModel) -> None:
     rate = docs["return_rate"]
     assert (rate.label, rate.format, rate.datasets) == ("Return rate", "percent", ("orders",))
     assert rate.description == "Share of orders that were returned." and rate.vector is None
-    assert metric_docs(retail_model()) == []
+    assert metric_docs(without_metrics(retail_model())) == []
 
 
 # --- ranking -------------------------------------------------------------------------------------
