@@ -1,9 +1,9 @@
 """Suggested questions for a semantic model: what the welcome screen offers to ask.
 
-Pure and deterministic, drawn from what the model knows: its metrics first (each by a
-dimension it can be grouped by, or per month), then measures (numeric fields that are not
-keys), dimensions (text fields with few values), time fields, and many-to-one
-relationships (a parent to rank or group by). The same model always gives the same
+Pure and deterministic, drawn from what the model knows: its metrics first (those a person
+wrote or kept, each by a dimension it can be grouped by, or per month), then measures
+(numeric fields that are not keys), dimensions (text fields with few values), time fields,
+and many-to-one relationships (a parent to rank or group by). The same model always gives the same
 suggestions, spread over its datasets and over the kinds of question, in plain English
 with no SQL, each answerable by the agent with one query.
 """
@@ -492,13 +492,17 @@ def _metric_candidates(
 
 
 def _metric_suggestions(model: SemanticModel, profiles: list[_Profile]) -> list[Suggestion]:
-    """One question per metric, in the model's order, alternating breakdowns and trends and
-    spreading the dimensions."""
+    """One question per metric a person wrote or kept, in the model's order, alternating
+    breakdowns and trends and spreading the dimensions.
+
+    Generated metrics (row counts, totals of money columns) ask what the dataset-based
+    questions already ask, so a generated model is suggested what it was before metrics.
+    """
     by_name = {p.dataset.name: p for p in profiles}
     kinds: Counter[str] = Counter()
     taken: set[str] = set()
     found = []
-    for metric in model.metrics:
+    for metric in (m for m in model.metrics if not m.generated):
         candidates = _metric_candidates(model, metric, by_name, taken)
         if not candidates:
             continue

@@ -287,3 +287,9 @@ def test_a_metric_with_nothing_to_group_or_date_by_is_left_out() -> None:
         metrics=[Metric(name="people", dataset="person", aggregation="count")],
     )
     assert [s.title for s in suggest_questions(model, 4)] == ["Explore people"]
+
+
+def test_generated_metrics_are_not_asked_about() -> None:
+    generated = [{**m, "generated": True} for m in RETAIL_METRICS]
+    bare = without_metrics(retail_model())
+    assert suggest_questions(with_metrics(bare, generated), 8) == suggest_questions(bare, 8)
