@@ -4,17 +4,19 @@ ratio with its parts), all of them in `list_datasets`, those reading a dataset i
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
 from tests.fakes.scripted_model import Reply, call
-from tests.fixtures.metrics import yaml_with_metrics
+from tests.fixtures.metrics import RETAIL_METRICS, yaml_with_metrics
 from tests.integration.agent.conftest import Retail
 
 from dataagent.services import ontologies, semantic_models
 from dataagent.store.models import Ontology
 
 
-async def _add_metrics(retail: Retail) -> None:
-    """Give the chat's semantic model the retail metrics and rebuild its ontology."""
+async def _set_metrics(retail: Retail, metrics: list[dict[str, Any]] = RETAIL_METRICS) -> None:
+    """Give the chat's semantic model these metrics (and no other) and rebuild its ontology."""
     ctx = retail.world.context
     async with retail.world.database.session() as session:
         ontology = await session.get(Ontology, retail.ontology_id)
@@ -23,7 +25,12 @@ async def _add_metrics(retail: Retail) -> None:
             session, retail.owner_id, ontology.semantic_model_id
         )
         await semantic_models.update_semantic_model(
-            session, retail.owner_id, record.id, None, None, yaml_with_metrics(record.yaml)
+            session,
+            retail.owner_id,
+            record.id,
+            None,
+            None,
+            yaml_with_metrics(record.yaml, metrics),
         )
         await ontologies.rebuild_ontology(ctx, session, retail.owner_id, retail.ontology_id)
     await ctx.builds.wait(retail.ontology_id)
@@ -41,7 +48,7 @@ def _tool_text(messages: list[BaseMessage], call_id: str) -> str:
 
 
 async def test_the_prompt_and_the_tools_show_the_matching_metrics(retail: Retail) -> None:
-    await _add_metrics(retail)
+    await _set_metrics(retail)
     asked = await retail.ask(
         "What is the return rate by store region?",
         [
@@ -79,6 +86,7 @@ async def test_the_prompt_and_the_tools_show_the_matching_metrics(retail: Retail
 
 
 async def test_without_metrics_nothing_about_metrics_is_said(retail: Retail) -> None:
+    await _set_metrics(retail, [])  # generation may propose some
     asked = await retail.ask(
         "Which tables are there?",
         [Reply(tool_calls=[call("list_datasets", "l")]), Reply(text="Six.")],
