@@ -1,19 +1,36 @@
-"""What the prompt is grounded on: the datasets retrieval finds and the joins among them."""
+"""What the prompt is grounded on: the datasets and metrics retrieval finds and the joins
+among those datasets."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.agent.prompts import JoinHint, PromptDataset, join_hints_among
+from dataagent.agent.prompts import JoinHint, PromptDataset, PromptMetric, join_hints_among
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.ontology.metrics import definition, metric_datasets
+from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.model import SemanticModel
 from dataagent.services import ontologies
 from dataagent.services.context import AppContext
 from dataagent.store.models import Ontology
 
 log = logging.getLogger(__name__)
+
+PROMPT_METRICS = 5
+"""The best-matching metrics shown in the prompt (plus the parts of the ratios among them)."""
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """The retrieved datasets (YAML included), the joins among them and the matching metrics."""
+
+    datasets: list[PromptDataset]
+    joins: list[JoinHint]
+    metrics: list[PromptMetric]
 
 
 def join_hints(model: SemanticModel) -> list[JoinHint]:
@@ -31,28 +48,59 @@ def join_hints(model: SemanticModel) -> list[JoinHint]:
     ]
 
 
+def prompt_metrics(model: SemanticModel, names: Sequence[str]) -> list[PromptMetric]:
+    """These metrics of the model (unknown names skipped), each ratio followed by its parts,
+    so the prompt can say how every listed metric is computed."""
+    wanted: list[str] = []
+    for name in names:
+        metric = model.metric(name)
+        if metric is None:
+            continue
+        wanted.append(name)
+        if metric.is_ratio:
+            wanted += [p for p in (metric.numerator, metric.denominator) if p]
+    found = []
+    for name in dict.fromkeys(wanted):
+        metric = model.metric(name)
+        if metric is not None:
+            found.append(
+                PromptMetric(
+                    name=metric.name,
+                    label=metric.label,
+                    description=metric.description,
+                    format=metric.format.value,
+                    datasets=metric_datasets(model, metric),
+                    definition=definition(metric),
+                )
+            )
+    return found
+
+
 async def ground(
     ctx: AppContext,
     session: AsyncSession,
     ontology: Ontology,
     model: SemanticModel,
     question: str,
-) -> tuple[list[PromptDataset], list[JoinHint]]:
-    """The top datasets for the question (YAML included) and the relationships among them.
+) -> Grounding:
+    """The top datasets for the question (YAML included), the relationships among them and
+    the best-matching metrics.
 
     An ontology whose embeddings came from another provider cannot be searched until it is
     rebuilt; the answer then starts from nothing retrieved and the model lists datasets.
     """
     try:
-        hits = await ontologies.search(
+        ranking = await ontologies.search(
             ctx, session, ontology, question, k=ctx.settings.agent_top_datasets
         )
     except DataAgentError as exc:
         if exc.code != ErrorCode.CONFLICT:
             raise
         log.warning("ontology %s: search unavailable (%s)", ontology.id, exc.message)
-        hits = []
-    names = [hit.name for hit in hits]
+        ranking = Ranking([], [])
+    names = [hit.name for hit in ranking.datasets]
     rows = await ontologies.datasets_by_name(session, ontology, names)
     datasets = [PromptDataset(row.name, row.description, row.yaml) for row in rows]
-    return datasets, join_hints_among([d.name for d in datasets], join_hints(model))
+    metrics = prompt_metrics(model, [m.name for m in ranking.metrics[:PROMPT_METRICS]])
+    joins = join_hints_among([d.name for d in datasets], join_hints(model))
+    return Grounding(datasets, joins, metrics)

@@ -1,8 +1,9 @@
 """The agent's prompts: seed 000's system prompt, the history summary prompt, fixed answers.
 
 Pure: plain data in, text out. The system prompt holds the datasets retrieval found for
-the question (their full YAML) and the relationships among them, never the whole schema,
-so its size grows with what was retrieved and not with the ontology.
+the question (their full YAML), the relationships among them and the metrics it found (one
+line each), never the whole schema, so its size grows with what was retrieved and not with
+the ontology.
 """
 
 from __future__ import annotations
@@ -55,6 +56,30 @@ class PromptDataset:
 
 
 @dataclass(frozen=True)
+class PromptMetric:
+    """A metric of the semantic model: what it means, what it reads and how it is computed."""
+
+    name: str
+    label: str | None
+    description: str | None
+    format: str
+    datasets: Sequence[str]
+    definition: str  # `sum(quantity) where status = 'x'`, or `numerator / denominator`
+
+
+def metric_line(metric: PromptMetric) -> str:
+    """One metric as a Markdown list item: name, label and format, meaning, datasets, formula."""
+    named = f"{metric.label}; {metric.format}" if metric.label else metric.format
+    meaning = f" {metric.description.strip()}" if metric.description else ""
+    if meaning and not meaning.endswith("."):
+        meaning += "."
+    return (
+        f"- **{metric.name}** ({named}):{meaning} Datasets: {', '.join(metric.datasets)}. "
+        f"Definition: `{metric.definition}`"
+    )
+
+
+@dataclass(frozen=True)
 class JoinHint:
     """A relationship between two retrieved datasets: `from.cols = to.cols`."""
 
@@ -90,6 +115,20 @@ def _datasets_section(datasets: Sequence[PromptDataset]) -> str:
     for dataset in datasets:
         parts.append(f"### {dataset.name}\n\n```yaml\n{dataset.yaml.strip()}\n```")
     return "\n\n".join(parts)
+
+
+def _metrics_section(metrics: Sequence[PromptMetric]) -> str:
+    if not metrics:
+        return ""
+    lines = [
+        "## Metrics\n",
+        "Metrics defined in the semantic model that may match the question, best first. When "
+        "the question asks for one, compute it as defined: aggregate over the metric's first "
+        "dataset (fields without a prefix are its fields; `other.field` needs a join), keep "
+        "its filter, and compute a ratio's two metrics separately before dividing.\n",
+        *(metric_line(m) for m in metrics),
+    ]
+    return "\n".join(lines)
 
 
 def _joins_section(hints: Sequence[JoinHint]) -> str:
@@ -173,11 +212,14 @@ def system_prompt(
     dialect: str,
     limits: PromptLimits,
     conversation: str = "",
+    metrics: Sequence[PromptMetric] = (),
 ) -> str:
-    """Seed 000's system prompt: role, datasets, join hints, database, instructions, history."""
+    """Seed 000's system prompt: role, datasets, metrics, join hints, database, instructions,
+    history."""
     sections = [
         ROLE,
         _datasets_section(datasets),
+        _metrics_section(metrics),
         _joins_section(joins),
         _database_section(dialect, limits),
         _instructions_section(),

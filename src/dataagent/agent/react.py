@@ -38,7 +38,7 @@ from langgraph.graph.message import add_messages
 
 from dataagent.agent import history
 from dataagent.agent.events import Emit
-from dataagent.agent.grounding import ground
+from dataagent.agent.grounding import Grounding, ground
 from dataagent.agent.history import HistoryMessage, SavedSummary, clip, name_from_question
 from dataagent.agent.observer import EventObserver
 from dataagent.agent.prompts import (
@@ -235,7 +235,7 @@ class _Prepared:
     earlier: list[HistoryMessage]
     saved: SavedSummary
     scope: ToolScope
-    prompt_parts: tuple[Any, Any]
+    grounding: Grounding
 
 
 async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prepared:
@@ -254,7 +254,7 @@ async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prep
         if chats.is_unnamed(chat.name):
             first = next(m for m in messages if m.role == "user")
             await chats.name_unnamed_chat(session, chat.id, name_from_question(first.content))
-        parts = await ground(ctx, session, context.ontology, context.model, question)
+        grounding = await ground(ctx, session, context.ontology, context.model, question)
         earlier = [HistoryMessage.of(m) for m in messages[:asked]]
         saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
     scope = ToolScope(
@@ -268,7 +268,7 @@ async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prep
         run_id=request.run_id,
         message_id=request.message_id,
     )
-    return _Prepared(question, earlier, saved, scope, parts)
+    return _Prepared(question, earlier, saved, scope, grounding)
 
 
 def default_answer(queries_run: int) -> str:
@@ -288,13 +288,14 @@ async def answer_message(
     conversation = await history.conversation_context(
         ctx, client, request.chat_id, prepared.saved, prepared.earlier
     )
-    datasets, joins = prepared.prompt_parts
+    grounding = prepared.grounding
     prompt = system_prompt(
-        datasets,
-        joins,
+        grounding.datasets,
+        grounding.joins,
         prepared.scope.dialect,
         PromptLimits(settings.query_max_rows, settings.query_timeout_s),
         conversation,
+        grounding.metrics,
     )
     loop = ReactLoop(
         client, make_tools(prepared.scope), prompt, emit, settings.agent_tool_result_chars

@@ -123,7 +123,7 @@ async def _chat(
         ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
         model = ontologies.ready_model(ontology)
         target = await ontology_target(ctx, session, owner_id, ontology)
-        datasets, joins = await ground(ctx, session, ontology, model, question)
+        grounding = await ground(ctx, session, ontology, model, question)
     scope = ToolScope(
         ctx=ctx,
         owner_id=owner_id,
@@ -137,10 +137,11 @@ async def _chat(
     tools = await _tools(ctx, owner_id, scope, made)
     by_name = {tool.name: tool for tool in tools}
     prompt = system_prompt(
-        datasets,
-        joins,
+        grounding.datasets,
+        grounding.joins,
         model.dialect,
         PromptLimits(settings.query_max_rows, settings.query_timeout_s),
+        metrics=grounding.metrics,
     )
 
     async def on_text(piece: str) -> None:

@@ -26,8 +26,11 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlglot import exp
 
 from dataagent.agent.events import Emit
+from dataagent.agent.grounding import prompt_metrics
+from dataagent.agent.prompts import metric_line
 from dataagent.dialects import qualified_name, sqlglot_name
 from dataagent.errors import DataAgentError
+from dataagent.ontology.metrics import metric_datasets
 from dataagent.semantic.model import SemanticModel
 from dataagent.services import charts as chart_store
 from dataagent.services import ontologies, queries
@@ -171,6 +174,7 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
             )
         scope.used(names)
         text = DATASET_SEPARATOR.join(d.yaml.strip() for d in found)
+        text += _metrics_note(scope.model, names)
         if unknown:
             text += (
                 f"\n\n(Unknown datasets: {', '.join(unknown)}; "
@@ -204,7 +208,8 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
             f"- **{d.name}**: {d.description or 'No description'} (source: {d.source or 'unknown'})"
             for d in datasets
         ]
-        return f"{len(datasets)} datasets available:\n\n" + "\n".join(lines)
+        listing = f"{len(datasets)} datasets available:\n\n" + "\n".join(lines)
+        return listing + _metrics_note(scope.model)
 
     return [
         StructuredTool.from_function(
@@ -253,6 +258,19 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
             args_schema=NoArgs,
         ),
     ]
+
+
+def _metrics_note(model: SemanticModel, datasets: Sequence[str] | None = None) -> str:
+    """The model's metrics (those reading one of `datasets`, when given), one line each."""
+    wanted = set(datasets) if datasets is not None else None
+    names = [
+        m.name for m in model.metrics if wanted is None or wanted & set(metric_datasets(model, m))
+    ]
+    if not names:
+        return ""
+    heading = "Metrics defined" if wanted is None else "Metrics reading these datasets"
+    lines = [metric_line(m) for m in prompt_metrics(model, names)]
+    return f"\n\n{heading} ({len(lines)}):\n\n" + "\n".join(lines)
 
 
 async def _run_python(scope: ToolScope, code: str) -> str:

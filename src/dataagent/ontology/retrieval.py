@@ -1,10 +1,12 @@
-"""Dataset retrieval: rank one ontology's datasets for a question.
+"""Dataset retrieval: rank one ontology's datasets (and metrics) for a question.
 
 Embeddings are the primary signal (cosine between the question and each dataset's
 text); a small BM25 score over the same text is added because the benchmark
 (benchmarks/retrieval_bench.py, docs/retrieval.md) measured a gain from it on both
-Spider and defog. Pure: no ORM and no web framework. The caller passes the datasets
-of exactly one ontology, so a search never sees another ontology's datasets.
+Spider and defog. Metrics (`dataagent.ontology.metrics` writes their text) are scored the
+same way, side by side with the datasets, and a metric that matches brings the datasets it
+reads into the dataset results. Pure: no ORM and no web framework. The caller passes the
+docs of exactly one ontology, so a search never sees another ontology's datasets.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,14 +49,54 @@ class DatasetDoc:
     vector_key: str | None = None  # `embedding_key` of the provider and text that made `vector`
 
 
+@dataclass(frozen=True, eq=False)
+class MetricDoc(DatasetDoc):
+    """One metric as retrieval sees it: a searchable doc, and what a hit on it shows."""
+
+    label: str | None = None
+    description: str | None = None
+    format: str = "number"
+    datasets: tuple[str, ...] = ()  # the datasets it reads, its own first
+
+
+Doc = TypeVar("Doc", bound=DatasetDoc)
+
+
 @dataclass(frozen=True)
 class ScoredDataset:
-    """A search hit: `score` = `cosine` + keyword weight x `keyword` (BM25 scaled to 0..1)."""
+    """A search hit: `score` = `cosine` + keyword weight x `keyword` (BM25 scaled to 0..1).
+
+    When `via_metric` is set, a metric reading this dataset scored better than the dataset
+    itself, and `score` is that metric's (`cosine` and `keyword` stay the dataset's own).
+    """
 
     name: str
     score: float
     cosine: float
     keyword: float
+    via_metric: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoredMetric:
+    """A metric hit, scored as datasets are; `datasets` are the ones it reads."""
+
+    name: str
+    label: str | None
+    description: str | None
+    format: str
+    datasets: tuple[str, ...]
+    score: float
+    cosine: float
+    keyword: float
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A search's answer: the best datasets and, for a model with metrics, the best metrics."""
+
+    datasets: list[ScoredDataset]
+    metrics: list[ScoredMetric]
 
 
 # --- what gets embedded --------------------------------------------------------------------
@@ -120,9 +162,10 @@ def is_current(doc: DatasetDoc, provider: EmbeddingProvider) -> bool:
 
 
 def embed_datasets(
-    provider: EmbeddingProvider, docs: Sequence[DatasetDoc], *, force: bool = False
-) -> list[DatasetDoc]:
-    """The docs with current vectors; only stale or missing ones are embedded unless `force`."""
+    provider: EmbeddingProvider, docs: Sequence[Doc], *, force: bool = False
+) -> list[Doc]:
+    """The docs (of datasets or of metrics) with current vectors; only stale or missing ones
+    are embedded unless `force`."""
     todo = [i for i, d in enumerate(docs) if force or not is_current(d, provider)]
     out = list(docs)
     if not todo:
@@ -186,6 +229,19 @@ class KeywordIndex:
 # --- ranking ---------------------------------------------------------------------------------
 
 
+def _scaled(index: KeywordIndex, question: str, size: int, weight: float) -> NDArray[np.float64]:
+    """BM25 scores divided by the question's best one (0..1); zeros when unweighted."""
+    if not weight or not size:
+        return np.zeros(size)
+    scores = index.scores(question)
+    best = scores.max()
+    return scores / best if best > 0 else scores
+
+
+def _stack(vectors: Sequence[Matrix], dimension: int) -> Matrix:
+    return np.stack(vectors) if vectors else np.zeros((0, dimension), dtype=np.float32)
+
+
 def _check_k(k: int) -> None:
     if not 1 <= k <= MAX_K:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, f"k must be between 1 and {MAX_K}.")
@@ -196,37 +252,53 @@ StoredDoc = tuple[str, str, bytes | None, str | None]
 
 
 class DatasetIndex:
-    """One ontology's embedded docs, ready to search many times (cache it per ontology)."""
+    """One ontology's embedded docs, ready to search many times (cache it per ontology).
 
-    def __init__(self, docs: Sequence[DatasetDoc]) -> None:
+    Datasets and metrics are scored alike but apart (each has its own BM25 corpus), so the
+    datasets' own scores are exactly what they would be in a model without metrics.
+    """
+
+    def __init__(self, docs: Sequence[DatasetDoc], metrics: Sequence[MetricDoc] = ()) -> None:
         self.names = [d.name for d in docs]
         if len(set(self.names)) != len(self.names):
             raise ValueError("dataset names must be unique within one index")
-        if any(d.vector is None for d in docs):
+        self.metrics = list(metrics)
+        if len({m.name for m in self.metrics}) != len(self.metrics):
+            raise ValueError("metric names must be unique within one index")
+        everything = [*docs, *self.metrics]
+        if any(d.vector is None for d in everything):
             raise ValueError("every doc needs a vector; call embed_datasets first")
-        vectors = [np.asarray(d.vector, dtype=np.float32) for d in docs]
+        vectors = [np.asarray(d.vector, dtype=np.float32) for d in everything]
         if len({v.shape for v in vectors}) > 1:
             raise ValueError("doc vectors differ in dimension; re-embed with one provider")
-        self._matrix = np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+        self._dimension = vectors[0].shape[-1] if vectors else 0
+        # Two matrices: one product over datasets and metrics together rounds the datasets'
+        # cosines differently in the last bits, and their scores should not move at all.
+        self._matrix = _stack(vectors[: len(docs)], self._dimension)
+        self._metric_matrix = _stack(vectors[len(docs) :], self._dimension)
         self._keywords = KeywordIndex([d.text for d in docs])
+        self._metric_keywords = KeywordIndex([m.text for m in self.metrics])
 
     @classmethod
-    def from_rows(cls, rows: Iterable[StoredDoc]) -> DatasetIndex:
+    def from_rows(
+        cls, rows: Iterable[StoredDoc], metrics: Iterable[MetricDoc] = ()
+    ) -> DatasetIndex:
         """The index over one ontology's stored rows: what every search runs on.
 
-        A dataset without a vector is a CONFLICT: a search never embeds documents itself.
+        A dataset or metric without a vector is a CONFLICT: a search never embeds documents.
         """
         docs = [
             DatasetDoc(name, text, vector_from_bytes(vector) if vector else None, key)
             for name, text, vector, key in rows
         ]
-        if any(d.vector is None for d in docs):
+        metric_docs = list(metrics)
+        if any(d.vector is None for d in [*docs, *metric_docs]):
             raise DataAgentError(
                 ErrorCode.CONFLICT,
-                "Some datasets have no embedding: rebuild the ontology "
+                "Some datasets or metrics have no embedding: rebuild the ontology "
                 "(or run `dataagent ontology backfill`).",
             )
-        return cls(docs)
+        return cls(docs, metric_docs)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -238,22 +310,89 @@ class DatasetIndex:
         k: int = DEFAULT_K,
         keyword_weight: float = KEYWORD_WEIGHT,
     ) -> list[ScoredDataset]:
-        """The k best docs for the question; equal scores go to the name first alphabetically."""
+        """The k best datasets for the question (see `rank`, which also gives metrics)."""
+        return self.rank(question, query_vector, k, keyword_weight).datasets
+
+    def rank(
+        self,
+        question: str,
+        query_vector: Matrix,
+        k: int = DEFAULT_K,
+        keyword_weight: float = KEYWORD_WEIGHT,
+    ) -> Ranking:
+        """The k best datasets and the k best metrics; equal scores go to the name first
+        alphabetically.
+
+        A metric among the k best that scores at least as well as the best dataset (the
+        question is about the metric more than about any one table) lifts the datasets it
+        reads to its own score, so "margin" finds the datasets of the margin metrics.
+        """
         _check_k(k)
-        if not self.names:
-            return []
-        if self._matrix.shape[1] != query_vector.shape[-1]:
+        if not self._dimension:
+            return Ranking([], [])
+        if self._dimension != query_vector.shape[-1]:
             raise ValueError(
-                f"doc vectors have {self._matrix.shape[1]} dimensions, "
+                f"doc vectors have {self._dimension} dimensions, "
                 f"the query {query_vector.shape[-1]}; re-embed with one provider"
             )
-        cosine = self._matrix @ np.asarray(query_vector, dtype=np.float32)
-        keyword = self._keywords.scores(question) if keyword_weight else np.zeros(len(self))
-        best = keyword.max()
-        keyword = keyword / best if best > 0 else keyword
+        query = np.asarray(query_vector, dtype=np.float32)
+        cosine = np.concatenate([self._matrix @ query, self._metric_matrix @ query])
+        keyword = np.concatenate(
+            [
+                _scaled(self._keywords, question, len(self.names), keyword_weight),
+                _scaled(self._metric_keywords, question, len(self.metrics), keyword_weight),
+            ]
+        )
         fused = cosine.astype(np.float64) + keyword_weight * keyword
-        order = sorted(range(len(self)), key=lambda i: (-fused[i], self.names[i]))[:k]
+        metrics = self._top_metrics(fused, cosine, keyword, k)
+        return Ranking(self._top_datasets(fused, cosine, keyword, metrics, k), metrics)
+
+    def _top_metrics(
+        self, fused: NDArray[np.float64], cosine: Matrix, keyword: NDArray[np.float64], k: int
+    ) -> list[ScoredMetric]:
+        start = len(self.names)
+        order = sorted(
+            range(len(self.metrics)), key=lambda i: (-fused[start + i], self.metrics[i].name)
+        )[:k]
         return [
-            ScoredDataset(self.names[i], float(fused[i]), float(cosine[i]), float(keyword[i]))
-            for i in order
+            ScoredMetric(
+                m.name,
+                m.label,
+                m.description,
+                m.format,
+                m.datasets,
+                float(fused[start + i]),
+                float(cosine[start + i]),
+                float(keyword[start + i]),
+            )
+            for i, m in ((i, self.metrics[i]) for i in order)
+        ]
+
+    def _top_datasets(
+        self,
+        fused: NDArray[np.float64],
+        cosine: Matrix,
+        keyword: NDArray[np.float64],
+        metrics: Sequence[ScoredMetric],
+        k: int,
+    ) -> list[ScoredDataset]:
+        scores = {name: float(fused[i]) for i, name in enumerate(self.names)}
+        best = max(scores.values(), default=0.0)
+        via: dict[str, str] = {}
+        for metric in metrics:  # best first: a dataset keeps the first metric that lifts it
+            if metric.score < best:
+                break
+            for name in metric.datasets:
+                if name in scores and metric.score > scores[name]:
+                    scores[name], via[name] = metric.score, metric.name
+        order = sorted(range(len(self)), key=lambda i: (-scores[self.names[i]], self.names[i]))
+        return [
+            ScoredDataset(
+                self.names[i],
+                scores[self.names[i]],
+                float(cosine[i]),
+                float(keyword[i]),
+                via.get(self.names[i]),
+            )
+            for i in order[:k]
         ]

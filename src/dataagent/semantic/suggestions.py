@@ -1,8 +1,9 @@
 """Suggested questions for a semantic model: what the welcome screen offers to ask.
 
-Pure and deterministic, drawn from what the model knows: measures (numeric fields that are
-not keys), dimensions (text fields with few values), time fields, and many-to-one
-relationships (a parent to rank or group by). The same model always gives the same
+Pure and deterministic, drawn from what the model knows: its metrics first (those a person
+wrote or kept, each by a dimension it can be grouped by, or per month), then measures
+(numeric fields that are not keys), dimensions (text fields with few values), time fields,
+and many-to-one relationships (a parent to rank or group by). The same model always gives the same
 suggestions, spread over its datasets and over the kinds of question, in plain English
 with no SQL, each answerable by the agent with one query.
 """
@@ -12,12 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from dataagent.semantic.expressions import ExpressionError, metric_uses
 from dataagent.semantic.generation import humanise
 from dataagent.semantic.model import (
     Cardinality,
     Dataset,
     DataType,
     Field_,
+    Metric,
     SemanticModel,
 )
 from dataagent.semantic.nouns import plural, singular
@@ -405,12 +408,119 @@ def _candidates(p: _Profile) -> list[_Candidate]:
     return [*_top(p), *trends[:1], *_related(p), *_breakdowns(p), *trends[1:]]
 
 
+# --- questions about metrics ----------------------------------------------------------------------
+
+# How far along many-to-one relationships a metric's dimension may be (order items -> orders
+# -> customers is two).
+METRIC_REACH = 2
+
+
+def _metric_phrase(metric: Metric) -> str:
+    """How to say a metric: its label (or its name) in lower case, acronyms kept."""
+    return " ".join(
+        w if len(w) > 1 and w.isupper() else w.lower()
+        for w in (metric.label or humanise(metric.name)).split()
+    )
+
+
+def _simple_parts(model: SemanticModel, metric: Metric) -> list[Metric]:
+    if not metric.is_ratio:
+        return [metric]
+    parts = [model.metric(n) for n in (metric.numerator, metric.denominator) if n]
+    return [p for p in parts if p is not None and not p.is_ratio]
+
+
+def _used_fields(model: SemanticModel, parts: list[Metric]) -> set[tuple[str, str]]:
+    """The fields a metric's parts aggregate or filter on: grouping by them says little."""
+    used: set[tuple[str, str]] = set()
+    for part in parts:
+        try:
+            used |= {(u.dataset.name, u.field.name) for u in metric_uses(model, part)}
+        except ExpressionError:  # checked at load; a hand-made model may not be
+            continue
+    return used
+
+
+def _reachable(home: _Profile) -> list[_Profile]:
+    """The home dataset, then its parents, then theirs (breadth first, each once)."""
+    found, frontier = [home], [home]
+    seen = {home.dataset.name}
+    for _ in range(METRIC_REACH):
+        step = []
+        for parent in (p for owner in frontier for p in owner.parents):
+            if parent.dataset.name not in seen:
+                seen.add(parent.dataset.name)
+                step.append(parent)
+        found += step
+        frontier = step
+    return found
+
+
+def _metric_candidates(
+    model: SemanticModel, metric: Metric, profiles: dict[str, _Profile], taken: set[str]
+) -> list[tuple[_Candidate, str | None]]:
+    """A breakdown by the nearest good dimension not taken yet (with that dimension), and a
+    monthly trend."""
+    parts = _simple_parts(model, metric)
+    home = profiles.get(parts[0].dataset or "") if parts else None
+    if home is None:
+        return []
+    used = _used_fields(model, parts)
+    said = _metric_phrase(metric)
+    title = _capital(said)
+    dimensions = [
+        _phrase(f)
+        for p in _reachable(home)
+        for f in p.dimensions
+        if (p.dataset.name, f.name) not in used
+    ]
+    found: list[tuple[_Candidate, str | None]] = []
+    if dimensions:
+        d = next((d for d in dimensions if d not in taken), dimensions[0])
+        breakdown = Suggestion(f"{title} by {d}", f"{title} for each {d}.", f"Show {said} per {d}.")
+        found.append((_Candidate("breakdown", breakdown), d))
+    time_field = home.time()
+    if time_field is not None and home.trendable:
+        when, grain = _time_phrase(time_field), GRAIN
+        trend = Suggestion(
+            f"{title} per {grain}",
+            f"{title} for each {grain}.",
+            f"Show {said} for each {grain}, by {when}.",
+        )
+        found.append((_Candidate("trend", trend), None))
+    return found
+
+
+def _metric_suggestions(model: SemanticModel, profiles: list[_Profile]) -> list[Suggestion]:
+    """One question per metric a person wrote or kept, in the model's order, alternating
+    breakdowns and trends and spreading the dimensions.
+
+    Generated metrics (row counts, totals of money columns) ask what the dataset-based
+    questions already ask, so a generated model is suggested what it was before metrics.
+    """
+    by_name = {p.dataset.name: p for p in profiles}
+    kinds: Counter[str] = Counter()
+    taken: set[str] = set()
+    found = []
+    for metric in (m for m in model.metrics if not m.generated):
+        candidates = _metric_candidates(model, metric, by_name, taken)
+        if not candidates:
+            continue
+        pick, dimension = min(candidates, key=lambda c: kinds[c[0].kind])
+        kinds[pick.kind] += 1
+        if dimension is not None:
+            taken.add(dimension)
+        found.append(pick.suggestion)
+    return found
+
+
 def suggest_questions(model: SemanticModel, limit: int = 4) -> list[Suggestion]:
     """Up to `limit` questions about the model, spread over datasets and kinds of question.
 
-    Datasets with the most to ask come first; each round takes one question from each
-    dataset, preferring the kind asked least so far. Only when that runs out are datasets
-    offered to explore ("show a few rows and explain them").
+    The model's metrics come first, one question each. Then datasets with the most to ask;
+    each round takes one question from each dataset, preferring the kind asked least so
+    far. Only when that runs out are datasets offered to explore ("show a few rows and
+    explain them").
     """
     profiles = _profiles(model)
     queues = [_candidates(p) for p in profiles]
@@ -421,6 +531,10 @@ def suggest_questions(model: SemanticModel, limit: int = 4) -> list[Suggestion]:
     def take(suggestion: Suggestion) -> None:
         chosen.append(suggestion)
         titles.add(suggestion.title.lower())
+
+    for suggestion in _metric_suggestions(model, profiles):
+        if len(chosen) < limit and suggestion.title.lower() not in titles:
+            take(suggestion)
 
     while len(chosen) < limit and any(queues):
         for queue in queues:

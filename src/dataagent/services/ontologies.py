@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.llm.embeddings import EmbeddingProvider
-from dataagent.ontology.retrieval import DatasetIndex, ScoredDataset, dataset_docs, embed_datasets
+from dataagent.ontology.metrics import metric_docs
+from dataagent.ontology.retrieval import DatasetIndex, Ranking, dataset_docs, embed_datasets
 from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.suggestions import Suggestion, suggest_questions
@@ -124,7 +125,8 @@ async def rebuild_ontology(
 async def build_ontology(
     ctx: AppContext, ontology_id: uuid.UUID, provider: EmbeddingProvider | None = None
 ) -> None:
-    """Build datasets, fields, relationships and embeddings; end in `ready` or `failed`.
+    """Build datasets, fields, relationships, metrics and embeddings; end in `ready` or
+    `failed`.
 
     In its own database session: it outlives the request that started it.
     """
@@ -145,7 +147,8 @@ async def build_ontology(
             model = load_yaml(record.yaml)
             embedder = await _embedder(ctx, provider)
             docs = await asyncio.to_thread(embed_datasets, embedder, dataset_docs(model))
-            await ontologies.replace_graph(session, ontology, model, docs)
+            metrics = await asyncio.to_thread(embed_datasets, embedder, metric_docs(model))
+            await ontologies.replace_graph(session, ontology, model, docs, metrics)
             ontology.model_yaml = record.yaml
             ontology.dataset_count = len(model.datasets)
             ontology.relationship_count = len(model.relationships)
@@ -253,8 +256,8 @@ async def search(
     question: str,
     k: int = 10,
     provider: EmbeddingProvider | None = None,
-) -> list[ScoredDataset]:
-    """The datasets of this ontology (and no other) most relevant to the question."""
+) -> Ranking:
+    """The datasets and metrics of this ontology (and no other) most relevant to the question."""
     require_ready(ontology)
     embedder = await _embedder(ctx, provider)
     if ontology.embedding_provider != embedder.name:
@@ -265,15 +268,18 @@ async def search(
         )
     index = await _index(ctx, session, ontology)
     if not len(index):
-        return []
+        return Ranking([], [])
     query = await asyncio.to_thread(embedder.embed_query, question)
-    return index.search(question, query, k)
+    return index.rank(question, query, k)
 
 
 async def _index(ctx: AppContext, session: AsyncSession, ontology: Ontology) -> DatasetIndex:
     cached = ctx.search_indexes.get(ontology.id, ontology.updated_at)
     if cached is not None:
         return cached
-    index = DatasetIndex.from_rows(await ontologies.search_rows(session, ontology.id))
+    index = DatasetIndex.from_rows(
+        await ontologies.search_rows(session, ontology.id),
+        await ontologies.metric_docs_of(session, ontology.id),
+    )
     ctx.search_indexes.put(ontology.id, ontology.updated_at, index)
     return index

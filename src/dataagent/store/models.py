@@ -285,6 +285,27 @@ class OntologyField(Base):
     __table_args__ = (Index(None, "dataset_id"),)
 
 
+class OntologyMetric(Base):
+    """A metric of an ontology: what a search hit on it shows, and its embedding."""
+
+    __tablename__ = "ontology_metrics"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(255))
+    label: Mapped[str | None] = mapped_column(String(255))
+    description: Mapped[str | None] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(String(20))
+    # The datasets it reads, its own first (a hit on the metric brings them into the results).
+    datasets: Mapped[list[str]] = mapped_column(JSONDocument)
+    # The text that was embedded (and that keyword scores read), as for datasets.
+    search_text: Mapped[str] = mapped_column(Text, default="")
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
+    embedding_key: Mapped[str | None] = mapped_column(String(128))
+
+    __table_args__ = (UniqueConstraint("ontology_id", "name"),)
+
+
 class OntologyRelationship(Base):
     """A RELATES_TO edge between two datasets of an ontology."""
 

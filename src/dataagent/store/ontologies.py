@@ -1,15 +1,23 @@
-"""Ontologies: the rows of a built ontology (datasets, fields, relationships, embeddings)."""
+"""Ontologies: the rows of a built ontology (datasets, fields, relationships, metrics,
+embeddings)."""
 
 from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from dataagent.ontology.retrieval import DatasetDoc, StoredDoc, vector_to_bytes
+from dataagent.ontology.retrieval import (
+    DatasetDoc,
+    MetricDoc,
+    StoredDoc,
+    vector_from_bytes,
+    vector_to_bytes,
+)
 from dataagent.semantic.model import Relationship, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml
 from dataagent.store import audit
@@ -17,6 +25,7 @@ from dataagent.store.models import (
     Ontology,
     OntologyDataset,
     OntologyField,
+    OntologyMetric,
     OntologyRelationship,
 )
 from dataagent.store.ownership import get_owned
@@ -61,13 +70,18 @@ async def add_ontology(
 
 
 async def replace_graph(
-    session: AsyncSession, ontology: Ontology, model: SemanticModel, docs: list[DatasetDoc]
+    session: AsyncSession,
+    ontology: Ontology,
+    model: SemanticModel,
+    docs: list[DatasetDoc],
+    metric_docs: Sequence[MetricDoc] = (),
 ) -> None:
-    """Replace the ontology's datasets, fields and relationships with the model's."""
+    """Replace the ontology's datasets, fields, relationships and metrics with the model's."""
     await session.execute(delete(OntologyDataset).where(OntologyDataset.ontology_id == ontology.id))
     await session.execute(
         delete(OntologyRelationship).where(OntologyRelationship.ontology_id == ontology.id)
     )
+    await session.execute(delete(OntologyMetric).where(OntologyMetric.ontology_id == ontology.id))
     by_name = {doc.name: doc for doc in docs}
     touching: dict[str, list[Relationship]] = defaultdict(list)
     for r in model.relationships:
@@ -112,6 +126,20 @@ async def replace_graph(
                 to_columns=r.to_columns,
                 cardinality=r.cardinality.value,
                 source=r.source.value,
+            )
+        )
+    for m in metric_docs:
+        session.add(
+            OntologyMetric(
+                ontology_id=ontology.id,
+                name=m.name,
+                label=m.label,
+                description=m.description,
+                format=m.format,
+                datasets=list(m.datasets),
+                search_text=m.text,
+                embedding=vector_to_bytes(m.vector) if m.vector is not None else None,
+                embedding_key=m.vector_key,
             )
         )
 
@@ -164,6 +192,28 @@ async def search_rows(session: AsyncSession, ontology_id: uuid.UUID) -> list[Sto
     return [(name, text, vector, key) for name, text, vector, key in rows.all()]
 
 
+async def metric_docs_of(session: AsyncSession, ontology_id: uuid.UUID) -> list[MetricDoc]:
+    """The stored metrics of an ontology as search reads them, by name."""
+    rows = await session.scalars(
+        select(OntologyMetric)
+        .where(OntologyMetric.ontology_id == ontology_id)
+        .order_by(OntologyMetric.name)
+    )
+    return [
+        MetricDoc(
+            name=m.name,
+            text=m.search_text,
+            vector=vector_from_bytes(m.embedding) if m.embedding else None,
+            vector_key=m.embedding_key,
+            label=m.label,
+            description=m.description,
+            format=m.format,
+            datasets=tuple(m.datasets),
+        )
+        for m in rows
+    ]
+
+
 async def stale_ontology_ids(
     session: AsyncSession, provider_name: str, force: bool = False
 ) -> list[uuid.UUID]:
@@ -171,9 +221,11 @@ async def stale_ontology_ids(
     query = select(Ontology.id).where(Ontology.semantic_model_id.is_not(None))
     if not force:
         missing = select(OntologyDataset.ontology_id).where(OntologyDataset.embedding.is_(None))
+        no_metric = select(OntologyMetric.ontology_id).where(OntologyMetric.embedding.is_(None))
         query = query.where(
             (Ontology.embedding_provider.is_(None))
             | (Ontology.embedding_provider != provider_name)
             | Ontology.id.in_(missing)
+            | Ontology.id.in_(no_metric)
         )
     return list(await session.scalars(query.order_by(Ontology.created_at)))

@@ -291,7 +291,7 @@ async def test_prompt_holds_the_retrieved_datasets_and_their_joins_only(retail: 
         assert ontology is not None
         found = await ontologies.search(ctx, session, ontology, question, k=2)
         datasets, relationships = await ontologies.graph(session, retail.owner_id, ontology.id)
-    hits = {h.name for h in found}
+    hits = {h.name for h in found.datasets}
     assert hits == {"orders", "order_items"}  # a joinable pair, not the whole schema
 
     asked = await retail.ask(question, [Reply(text="Some units.")])

@@ -87,7 +87,7 @@ async def test_end_to_end(world: World, target: dict[str, object]) -> None:
     hits = await client.get(
         f"/api/ontologies/{ontology_id}/search", params={"q": "which product categories sell best"}
     )
-    names = [h["name"] for h in hits.json()["data"]]
+    names = [h["name"] for h in hits.json()["data"]["datasets"]]
     assert {"categories", "products"} & set(names[:3])
 
     detail = await client.get(f"/api/ontologies/{ontology_id}/datasets/orders")

@@ -55,4 +55,4 @@ async def test_admins_backfill_any_ontologys_embeddings(world: World) -> None:
     hits = await world.contributor.client.get(
         f"/api/ontologies/{ontology_id}/search", params={"q": "customers by city"}
     )
-    assert hits.status_code == 200 and hits.json()["data"][0]["name"] == "customers"
+    assert hits.status_code == 200 and hits.json()["data"]["datasets"][0]["name"] == "customers"

@@ -9,11 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tests.fixtures.compiler.compiler_golden import retail_model
+from tests.fixtures.metrics import with_metrics
+
+from dataagent.agent.grounding import prompt_metrics
 from dataagent.agent.prompts import (
     JoinHint,
     PromptDataset,
     PromptLimits,
+    PromptMetric,
     join_hints_among,
+    metric_line,
     system_prompt,
 )
 
@@ -65,3 +71,46 @@ def test_prompt_grows_with_the_datasets_given_only() -> None:
     two = system_prompt([ORDERS, STORES], [], "duckdb", LIMITS)
     assert len(two) - len(one) < len(STORES.yaml) + 100
     assert ORDERS.yaml.strip() in one and "stores" not in one.split("## Database")[0]
+
+
+RATE = PromptMetric(
+    "return_rate",
+    "Return rate",
+    "Share of orders that were returned",
+    "percent",
+    ["orders"],
+    "returned_orders / order_count",
+)
+
+
+def test_a_metric_is_one_line() -> None:
+    assert metric_line(RATE) == (
+        "- **return_rate** (Return rate; percent): Share of orders that were returned. "
+        "Datasets: orders. Definition: `returned_orders / order_count`"
+    )
+    bare = PromptMetric("units", None, None, "number", ["order_items"], "sum(quantity)")
+    assert metric_line(bare) == (
+        "- **units** (number): Datasets: order_items. Definition: `sum(quantity)`"
+    )
+
+
+def test_metrics_come_after_the_datasets_and_only_when_found() -> None:
+    text = system_prompt([ORDERS], [], "sqlite", LIMITS, metrics=[RATE])
+    assert (
+        text.index("## Available Datasets") < text.index("## Metrics") < text.index("## Database")
+    )
+    assert metric_line(RATE) in text
+    assert "## Metrics" not in system_prompt([ORDERS], [], "sqlite", LIMITS)
+
+
+def test_prompt_metrics_follow_each_ratio_with_its_parts() -> None:
+    model = with_metrics(retail_model())
+    listed = prompt_metrics(model, ["return_rate", "nothing", "order_count", "units_sold"])
+    assert [m.name for m in listed] == [
+        "return_rate",
+        "returned_orders",
+        "order_count",
+        "units_sold",
+    ]
+    assert listed[1].definition == "count(*) where status = 'returned'"
+    assert listed[0].datasets == ["orders"] and listed[0].format == "percent"

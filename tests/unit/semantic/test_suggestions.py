@@ -7,12 +7,13 @@ import re
 
 import pytest
 from tests.fixtures.compiler.compiler_golden import retail_model
+from tests.fixtures.metrics import RETAIL_METRICS, with_metrics, without_metrics
 
 from dataagent.demo import DemoData
 from dataagent.demo.schema import SCHEMA, TABLE_BY_NAME, column_type
 from dataagent.semantic.catalog import ColumnInfo, ForeignKeyInfo, SchemaSnapshot, TableInfo
 from dataagent.semantic.generation import generate_semantic_model
-from dataagent.semantic.model import Dataset, Field_, SemanticModel
+from dataagent.semantic.model import Dataset, Field_, Metric, SemanticModel
 from dataagent.semantic.nouns import plural, singular
 from dataagent.semantic.suggestions import Suggestion, suggest_questions
 
@@ -135,7 +136,8 @@ def test_suggestions_are_plain_english_questions(demo_model: SemanticModel, whic
 
 def test_the_hand_written_retail_model_gets_its_revenue_field() -> None:
     # The compiler tests' model has a `revenue` measure on order items, unlike the demo.
-    first = suggest_questions(retail_model(), 1)[0]
+    # (Without the model's metrics, which would be asked about first.)
+    first = suggest_questions(without_metrics(retail_model()), 1)[0]
     assert first.title == "Top products by revenue"
     assert first.prompt == "Show the top 10 products by total revenue of order items."
 
@@ -232,3 +234,63 @@ def test_plural_and_singular(one: str, many: str) -> None:
     assert plural(one) == many
     assert plural(many) == many
     assert singular(many) == one
+
+
+# --- metrics ----------------------------------------------------------------------------------
+
+
+def test_metrics_come_first_one_question_each() -> None:
+    model = with_metrics(retail_model())
+    found = suggest_questions(model, 9)
+    assert _pairs(found[:7]) == [
+        ("Revenue by channel", "Show revenue per channel."),
+        ("Gross margin per month", "Show gross margin for each month, by order date."),
+        ("Margin % by department", "Show margin % per department."),
+        ("Orders per month", "Show orders for each month, by order date."),
+        ("Returned orders by segment", "Show returned orders per segment."),
+        ("Return rate per month", "Show return rate for each month, by order date."),
+        ("Units sold by status", "Show units sold per status."),
+    ]
+    # Then the dataset-based ones, as without metrics (less what a metric already asked).
+    assert found[7] == suggest_questions(without_metrics(retail_model()), 1)[0]
+    assert found[0].description == "Revenue for each channel."
+
+
+def test_metric_suggestions_are_a_prefix_and_plain() -> None:
+    model = with_metrics(retail_model())
+    everything = suggest_questions(model, 50)
+    for limit in range(1, 9):
+        assert suggest_questions(model, limit) == everything[:limit]
+    titles = [s.title.lower() for s in everything]
+    assert len(set(titles)) == len(titles)
+    for s in everything:
+        assert "_" not in s.prompt and "(" not in s.prompt and s.prompt[0].isupper()
+        assert s.description.endswith(".") and len(s.title) <= 40
+
+
+def test_a_metric_is_not_grouped_by_what_it_filters_on() -> None:
+    # Revenue counts completed orders only: "revenue by status" would say nothing.
+    only_revenue = [m for m in RETAIL_METRICS if m["name"] == "revenue"]
+    first = suggest_questions(with_metrics(retail_model(), only_revenue), 1)[0]
+    assert first.title == "Revenue by channel"
+
+
+def test_a_metric_with_nothing_to_group_or_date_by_is_left_out() -> None:
+    people = Dataset(
+        name="person",
+        source="main.person",
+        fields=[_field("id", "integer"), _field("full_name", "varchar")],
+    )
+    model = SemanticModel(
+        name="p",
+        dialect="sqlite",
+        datasets=[people],
+        metrics=[Metric(name="people", dataset="person", aggregation="count")],
+    )
+    assert [s.title for s in suggest_questions(model, 4)] == ["Explore people"]
+
+
+def test_generated_metrics_are_not_asked_about() -> None:
+    generated = [{**m, "generated": True} for m in RETAIL_METRICS]
+    bare = without_metrics(retail_model())
+    assert suggest_questions(with_metrics(bare, generated), 8) == suggest_questions(bare, 8)

@@ -21,9 +21,10 @@ from dataagent.api.schemas.ontologies import (
     JoinPathsInput,
     OntologyCreate,
     OntologyPublic,
-    SearchHit,
+    SearchResult,
     SuggestionPublic,
     edge_public,
+    search_result,
 )
 from dataagent.api.schemas.queries import query_output
 from dataagent.auth.permissions import Permission
@@ -104,15 +105,11 @@ async def search(
     ontology_id: uuid.UUID,
     q: Annotated[str, Query(min_length=1, max_length=2000, pattern=NO_NUL)],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
-) -> Envelope[list[SearchHit]]:
-    """The datasets of this ontology most relevant to a question."""
+) -> Envelope[SearchResult]:
+    """The datasets and metrics of this ontology most relevant to a question (k of each)."""
     ontology = await ontologies.get_ontology(session, user.id, ontology_id)
-    hits = await ontologies.search(context, session, ontology, q, k)
-    return Envelope(
-        data=[
-            SearchHit(name=h.name, score=h.score, cosine=h.cosine, keyword=h.keyword) for h in hits
-        ]
-    )
+    ranking = await ontologies.search(context, session, ontology, q, k)
+    return Envelope(data=search_result(ranking))
 
 
 @router.get("/{ontology_id}/suggestions", operation_id="getOntologySuggestions")

@@ -1,5 +1,5 @@
-"""Ontologies: build status, the graph, search hits, suggested questions, datasets, join
-paths, compiled plans."""
+"""Ontologies: build status, the graph, search hits (datasets and metrics), suggested
+questions, datasets, join paths, compiled plans."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pydantic import Field
 
 from dataagent.api.schemas import ApiInput, ApiModel
 from dataagent.api.schemas.queries import QueryOutput
+from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.compiler import CompiledWindow
 from dataagent.semantic.joins import JoinPath
+from dataagent.semantic.model import MetricFormat
 from dataagent.semantic.plan import QueryPlan
 from dataagent.store.models import OntologyRelationship
 from dataagent.vocabulary import OntologyStatus
@@ -80,12 +82,66 @@ class SuggestionPublic(ApiModel):
 
 
 class SearchHit(ApiModel):
-    """A dataset and how well it matches the question."""
+    """A dataset and how well it matches the question.
+
+    `viaMetric` names the metric whose score it took when that metric (which reads this
+    dataset) matched the question better than the dataset itself did.
+    """
 
     name: str
     score: float
     cosine: float
     keyword: float
+    via_metric: str | None = None
+
+
+class MetricHit(ApiModel):
+    """A metric of the semantic model, the datasets it reads, and how well it matches."""
+
+    name: str
+    label: str | None
+    description: str | None
+    format: MetricFormat
+    datasets: list[str]
+    score: float
+    cosine: float
+    keyword: float
+
+
+class SearchResult(ApiModel):
+    """The datasets and the metrics most relevant to a question, best first."""
+
+    datasets: list[SearchHit]
+    metrics: list[MetricHit]
+
+
+def search_result(ranking: Ranking) -> SearchResult:
+    """A search's ranking as the API shows it."""
+    return SearchResult(
+        datasets=[
+            SearchHit(
+                name=h.name,
+                score=h.score,
+                cosine=h.cosine,
+                keyword=h.keyword,
+                via_metric=h.via_metric,
+            )
+            for h in ranking.datasets
+        ],
+        metrics=[
+            MetricHit(
+                name=m.name,
+                label=m.label,
+                description=m.description,
+                format=MetricFormat(m.format),
+                datasets=list(m.datasets),
+                score=m.score,
+                cosine=m.cosine,
+                keyword=m.keyword,
+            )
+            for m in ranking.metrics
+        ],
+    )
 
 
 class FieldPublic(ApiModel):
