@@ -142,8 +142,15 @@ async def test_the_schema_states_the_rules_the_routes_enforce(world: World) -> N
     ]
     assert schema["ChatUpdate"]["properties"]["name"]["type"] == "string"  # never null
     plan = schema["CompileInput"]["properties"]["plan"]
-    assert plan["allOf"] == [{"$ref": "#/components/schemas/QueryPlan"}]
-    assert [branch["required"] for branch in plan["anyOf"]] == [["measures"], ["dimensions"]]
+    assert plan["allOf"][0] == {"$ref": "#/components/schemas/QueryPlan"}
+    compare_rule = plan["allOf"][1]
+    assert compare_rule["if"]["required"] == ["compare"]
+    assert compare_rule["then"]["required"] == ["time_window"]
+    assert [branch["required"] for branch in plan["anyOf"]] == [
+        ["metrics"],
+        ["measures"],
+        ["dimensions"],
+    ]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

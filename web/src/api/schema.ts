@@ -699,7 +699,7 @@ export interface paths {
         };
         /**
          * Search
-         * @description The datasets of this ontology most relevant to a question.
+         * @description The datasets and metrics of this ontology most relevant to a question (k of each).
          */
         get: operations["searchOntology"];
         put?: never;
@@ -1599,11 +1599,6 @@ export interface components {
             /** Data */
             data: components["schemas"]["OntologyPublic"][];
         };
-        /** Envelope[list[SearchHit]] */
-        Envelope_list_SearchHit__: {
-            /** Data */
-            data: components["schemas"]["SearchHit"][];
-        };
         /** Envelope[list[SemanticModelSummary]] */
         Envelope_list_SemanticModelSummary__: {
             /** Data */
@@ -1649,6 +1644,10 @@ export interface components {
         /** Envelope[QueryOutput] */
         Envelope_QueryOutput_: {
             data: components["schemas"]["QueryOutput"];
+        };
+        /** Envelope[SearchResult] */
+        Envelope_SearchResult_: {
+            data: components["schemas"]["SearchResult"];
         };
         /** Envelope[SemanticModelPublic] */
         Envelope_SemanticModelPublic_: {
@@ -2041,6 +2040,33 @@ export interface components {
             status: "generating" | "complete" | "failed" | "clarification_needed";
         };
         /**
+         * MetricFormat
+         * @description How a metric's values are shown.
+         * @enum {string}
+         */
+        MetricFormat: "currency" | "percent" | "number";
+        /**
+         * MetricHit
+         * @description A metric of the semantic model, the datasets it reads, and how well it matches.
+         */
+        MetricHit: {
+            /** Cosine */
+            cosine: number;
+            /** Datasets */
+            datasets: string[];
+            /** Description */
+            description: string | null;
+            format: components["schemas"]["MetricFormat"];
+            /** Keyword */
+            keyword: number;
+            /** Label */
+            label: string | null;
+            /** Name */
+            name: string;
+            /** Score */
+            score: number;
+        };
+        /**
          * MetricRef
          * @description A metric of the semantic model, by name.
          */
@@ -2342,6 +2368,9 @@ export interface components {
         /**
          * SearchHit
          * @description A dataset and how well it matches the question.
+         *
+         *     `viaMetric` names the metric whose score it took when that metric (which reads this
+         *     dataset) matched the question better than the dataset itself did.
          */
         SearchHit: {
             /** Cosine */
@@ -2352,6 +2381,18 @@ export interface components {
             name: string;
             /** Score */
             score: number;
+            /** Viametric */
+            viaMetric?: string | null;
+        };
+        /**
+         * SearchResult
+         * @description The datasets and the metrics most relevant to a question, best first.
+         */
+        SearchResult: {
+            /** Datasets */
+            datasets: components["schemas"]["SearchHit"][];
+            /** Metrics */
+            metrics: components["schemas"]["MetricHit"][];
         };
         /**
          * SemanticModelCreate
@@ -5984,7 +6025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_SearchHit__"];
+                    "application/json": components["schemas"]["Envelope_SearchResult_"];
                 };
             };
             /** @description Validation error */
