@@ -54,11 +54,8 @@ def prompt_metrics(model: SemanticModel, names: Sequence[str]) -> list[PromptMet
     wanted: list[str] = []
     for name in names:
         metric = model.metric(name)
-        if metric is None:
-            continue
-        wanted.append(name)
-        if metric.is_ratio:
-            wanted += [p for p in (metric.numerator, metric.denominator) if p]
+        if metric is not None:
+            wanted += [name, *(part.name for part in model.simple_parts(metric))]
     found = []
     for name in dict.fromkeys(wanted):
         metric = model.metric(name)

@@ -20,11 +20,7 @@ def metric_datasets(model: SemanticModel, metric: Metric) -> list[str]:
     A ratio reads what its numerator and denominator read.
     """
     if metric.is_ratio:
-        found: list[str] = []
-        for part_name in (metric.numerator, metric.denominator):
-            part = model.metric(part_name) if part_name else None
-            if part is not None and not part.is_ratio:
-                found += metric_datasets(model, part)
+        found = [d for part in model.simple_parts(metric) for d in metric_datasets(model, part)]
         return list(dict.fromkeys(found))
     assert metric.dataset is not None
     try:

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from dataagent.semantic.expressions import ExpressionError, bare_column, field_problem, text_uses
+from dataagent.semantic.expressions import ExpressionError, bare_column, field_problem, metric_uses
 from dataagent.semantic.model import Dataset, Field_, Metric, Relationship, SemanticModel
 
 ChangeKind = Literal["dataset", "field", "relationship", "metric"]
@@ -112,6 +112,11 @@ def facts(item: Item) -> Item:
     return out
 
 
+def _persons(item: Item) -> Item:
+    """An item as a person's own: no longer marked generated."""
+    return {**item, "generated": False} if "generated" in item else item
+
+
 def _edited(ours: Item, base: Item) -> list[str]:
     return [k for k in dict.fromkeys([*ours, *base]) if ours.get(k) != base.get(k)]
 
@@ -128,7 +133,7 @@ def _combine(kind: ChangeKind, base: Item, ours: Item, theirs: Item) -> Item:
     try:
         _KINDS[kind].model_validate({**merged, **stand_in} if kind == "dataset" else merged)
     except ValidationError:
-        return {**ours, "generated": False} if "generated" in ours else ours
+        return _persons(ours)
     return merged
 
 
@@ -155,7 +160,7 @@ def _merge_one(
         if facts(ours) == facts(theirs):
             return theirs
         log.add(kind, name, "kept_edit", "yours is kept; the generator proposes a different one")
-        return {**ours, "generated": False} if "generated" in ours else ours
+        return _persons(ours)
     if ours == base:
         if theirs is None:
             log.add(kind, name, "removed", "the generator no longer proposes it")
@@ -168,7 +173,7 @@ def _merge_one(
         log.add(
             kind, name, "kept_edit", f"edited by you ({edited}); the generator no longer has it"
         )
-        return {**ours, "generated": False} if "generated" in ours else ours
+        return _persons(ours)
     log.add(kind, name, "kept_edit", f"edited by you ({edited})")
     return _combine(kind, base, ours, theirs)
 
@@ -403,9 +408,7 @@ class _Repair:
                 reason = f"dataset {metric.dataset} is gone"
             else:
                 try:
-                    for text in (metric.expression, metric.filter):
-                        if text is not None:
-                            text_uses(model, metric, text)
+                    metric_uses(model, metric)
                 except ExpressionError as exc:
                     reason = str(exc)
             if reason is not None:

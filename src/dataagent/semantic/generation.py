@@ -406,11 +406,14 @@ def _words(identifier: str) -> list[str]:
     return [w.lower() for w in humanise(identifier).split()]
 
 
+def in_words(text: str) -> str:
+    """Words as they read inside a sentence: lower case, acronyms keep their capitals."""
+    return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in text.split())
+
+
 def _phrase(identifier: str) -> str:
     """An identifier as words in a sentence: acronyms keep their capitals."""
-    return " ".join(
-        w if len(w) > 1 and w.isupper() else w.lower() for w in humanise(identifier).split()
-    )
+    return in_words(humanise(identifier))
 
 
 def _compact(identifier: str) -> str:

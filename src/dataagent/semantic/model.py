@@ -199,6 +199,13 @@ class SemanticModel(BaseModel):
         """The metric with this name, or None."""
         return next((m for m in self.metrics if m.name == name), None)
 
+    def simple_parts(self, metric: Metric) -> list[Metric]:
+        """What a metric aggregates: itself when simple, a ratio's simple parts that exist."""
+        if not metric.is_ratio:
+            return [metric]
+        parts = [self.metric(n) for n in (metric.numerator, metric.denominator) if n]
+        return [p for p in parts if p is not None and not p.is_ratio]
+
     @model_validator(mode="after")
     def _consistent(self) -> SemanticModel:
         names: dict[str, Dataset] = {}

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from dataagent.semantic.expressions import ExpressionError, metric_uses
-from dataagent.semantic.generation import humanise
+from dataagent.semantic.generation import humanise, in_words
 from dataagent.semantic.model import (
     Cardinality,
     Dataset,
@@ -95,10 +95,7 @@ class Suggestion:
 
 def _words(identifier: str) -> list[str]:
     """Lower-case words of an identifier; acronyms keep their capitals (`SKU`, `ID`)."""
-    out = []
-    for word in humanise(identifier).split():
-        out.append(word if len(word) > 1 and word.isupper() else word.lower())
-    return out
+    return in_words(humanise(identifier)).split()
 
 
 def _tokens(identifier: str) -> set[str]:
@@ -119,8 +116,7 @@ def _entity(dataset: Dataset) -> str:
 
 def _phrase(f: Field_) -> str:
     """How to say a field: its label (or its name) in lower case, acronyms kept."""
-    text = f.label or humanise(f.name)
-    return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in text.split())
+    return in_words(f.label or humanise(f.name))
 
 
 def _time_phrase(f: Field_) -> str:
@@ -417,17 +413,7 @@ METRIC_REACH = 2
 
 def _metric_phrase(metric: Metric) -> str:
     """How to say a metric: its label (or its name) in lower case, acronyms kept."""
-    return " ".join(
-        w if len(w) > 1 and w.isupper() else w.lower()
-        for w in (metric.label or humanise(metric.name)).split()
-    )
-
-
-def _simple_parts(model: SemanticModel, metric: Metric) -> list[Metric]:
-    if not metric.is_ratio:
-        return [metric]
-    parts = [model.metric(n) for n in (metric.numerator, metric.denominator) if n]
-    return [p for p in parts if p is not None and not p.is_ratio]
+    return in_words(metric.label or humanise(metric.name))
 
 
 def _used_fields(model: SemanticModel, parts: list[Metric]) -> set[tuple[str, str]]:
@@ -461,7 +447,7 @@ def _metric_candidates(
 ) -> list[tuple[_Candidate, str | None]]:
     """A breakdown by the nearest good dimension not taken yet (with that dimension), and a
     monthly trend."""
-    parts = _simple_parts(model, metric)
+    parts = model.simple_parts(metric)
     home = profiles.get(parts[0].dataset or "") if parts else None
     if home is None:
         return []
