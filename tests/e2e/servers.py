@@ -10,6 +10,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -126,6 +127,19 @@ class Server:
     def start(self) -> None:
         """Start the server and wait until it listens."""
         self.process = start_dataagent("serve", self.home, self.env(), self.output)
+
+    def follow_output(self) -> None:
+        """Keep reading what the running server prints into `output` (on a thread), so a
+        server that logs much never blocks on a full pipe."""
+        assert self.process is not None and self.process.stdout is not None
+        stdout = self.process.stdout
+
+        def read() -> None:
+            with contextlib.suppress(ValueError, OSError):  # closed when the server stops
+                for line in stdout:
+                    self.output.append(line)
+
+        threading.Thread(target=read, name="server-output", daemon=True).start()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when a machine or container dies."""

@@ -41,7 +41,7 @@ from typing import Any
 
 import httpx
 from tests.e2e.servers import free_port, process_env, start_dataagent, stop_process
-from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
+from tests.fakes.openai_server import FakeOpenAIServer, Step, question_and_tool_results, tool
 
 REPO = Path(__file__).resolve().parents[2]
 ADMIN_EMAIL = "admin@example.com"
@@ -92,21 +92,6 @@ LONG_REPORT = "\n\n".join(
 )
 
 
-def _question_and_tool_results(body: dict[str, Any]) -> tuple[str, list[str]]:
-    """The last user message of a request, and the tool results that follow it."""
-    messages = body.get("messages", [])
-    last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
-    question = _text(messages[last_user].get("content"))
-    results = [_text(m.get("content")) for m in messages[last_user:] if m.get("role") == "tool"]
-    return question, results
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return str(content or "")
-
-
 def _markdown_table(result: str) -> str:
     """The markdown table at the start of a query_database result."""
     lines = [line for line in result.splitlines() if line.startswith("|")]
@@ -115,7 +100,7 @@ def _markdown_table(result: str) -> str:
 
 def respond(body: dict[str, Any]) -> Step:
     """The scripted model: the next step of the conversation this request carries."""
-    question, results = _question_and_tool_results(body)
+    question, results = question_and_tool_results(body)
     if "slowly" in question.lower():
         return Step(text=SLOW_ANSWER, piece=30, chunk_delay_s=SLOW_PIECE_S)
     if "long report" in question.lower():

@@ -76,6 +76,21 @@ class Step:
 StepLike = Step | Callable[[dict[str, Any]], Step]
 
 
+def question_and_tool_results(body: dict[str, Any]) -> tuple[str, list[str]]:
+    """The last user message of a request, and the tool results that follow it."""
+    messages = body.get("messages", [])
+    last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
+    question = _text(messages[last_user].get("content"))
+    results = [_text(m.get("content")) for m in messages[last_user:] if m.get("role") == "tool"]
+    return question, results
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
 class FakeOpenAIServer:
     """The server; `script` is consumed in order, then `default` answers (if set)."""
 
