@@ -245,8 +245,10 @@ class LocalSandbox:
         """An idle warm worker, or a new one (the semaphore bounds how many run at once)."""
         while self._idle:
             worker = self._idle.pop()
-            if worker.process.returncode is None:
+            if worker.usable:
                 return worker
+            if worker.process.returncode is None:
+                logger.error("a sandbox wrote to its protocol while idle: discarded")
             self._alive -= 1
             await worker.kill()
         self._alive += 1
@@ -257,7 +259,7 @@ class LocalSandbox:
             raise
 
     async def _checkin(self, worker: Worker) -> None:
-        reusable = (worker.isolated or self.unsafe) and worker.process.returncode is None
+        reusable = (worker.isolated or self.unsafe) and worker.usable
         if self._closed or not reusable or len(self._idle) >= self.pool_size:
             await self._discard(worker)
         else:

@@ -1,0 +1,129 @@
+"""Descriptor hygiene and forged results, under the event loop the server really runs.
+
+uvicorn runs on uvloop (`uvicorn[standard]` installs it), which let the zygote inherit
+extra copies of the host's ends of its pipes: a run could write a result frame there, so
+its own job returned at once and the next person's run_python received the forged text.
+Each test runs the real bubblewrap pool under uvloop and under plain asyncio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+import uvloop
+from tests.integration.sandbox.conftest import require_bwrap
+
+from dataagent.sandbox import ExecutionResult, LocalSandbox, SandboxLimits
+
+pytestmark = pytest.mark.sandbox
+
+LOOPS: dict[str, Callable[[Awaitable[Any]], Any]] = {
+    "uvloop": uvloop.run,
+    "asyncio": asyncio.run,
+}
+
+LIST_DESCRIPTORS = """
+import json, os, resource
+fds = {}
+for fd in range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
+    try:
+        fds[fd] = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+print(json.dumps(fds))
+"""
+
+# The attacker knows the protocol exactly: an 8-byte big-endian length, then JSON shaped
+# like the supervisor's result. It writes the frame to every descriptor it has or can open,
+# its own and its parents' (through /proc), then finishes normally a little later.
+FORGE = """
+import json, os, struct, time
+forged = {"stdout": "FORGED by the attacker\\n", "stderr": "", "wait_status": 0,
+          "timed_out": False, "elapsed_ms": 1, "files": [], "notes": [], "value": None,
+          "has_value": False, "memory_error": False, "nonce": "0" * 32}
+body = json.dumps(forged).encode()
+frame = struct.pack(">Q", len(body)) + body
+written = []
+for fd in range(3, 1024):
+    try:
+        os.write(fd, frame)
+        written.append(fd)
+    except OSError:
+        pass
+for pid in os.listdir("/proc"):
+    if not pid.isdigit():
+        continue
+    for fd in range(64):
+        try:
+            target = os.open(f"/proc/{pid}/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            os.write(target, frame)
+            written.append(f"{pid}/{fd}")
+        except OSError:
+            pass
+        finally:
+            os.close(target)
+time.sleep(0.5)
+print(); print("attacker finished", json.dumps([os.readlink("/proc/self"), written]))
+"""
+
+
+def _run(loop: str, scenario: Callable[[LocalSandbox], Awaitable[Any]]) -> Any:
+    require_bwrap()
+    limits = SandboxLimits(timeout_s=10, memory_mb=256)
+
+    async def main() -> Any:
+        sandbox = LocalSandbox(pool_size=1, max_concurrency=2, limits=limits)
+        try:
+            await sandbox.start()
+            return await scenario(sandbox)
+        finally:
+            await sandbox.aclose()
+
+    return LOOPS[loop](main())
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_run_sees_only_its_own_descriptors(loop: str) -> None:
+    async def scenario(sandbox: LocalSandbox) -> ExecutionResult:
+        return await sandbox.execute(LIST_DESCRIPTORS)
+
+    result = _run(loop, scenario)
+    assert result.ok, result.stderr
+    fds = {int(fd): target for fd, target in json.loads(result.stdout).items()}
+    assert fds[0] == "/dev/null"
+    extra = sorted(set(fds) - {0, 1, 2})
+    assert len(extra) == 1, fds  # the run's own result pipe, nothing else
+    assert all(target.startswith("pipe:") for fd, target in fds.items() if fd != 0), fds
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_forged_frame_reaches_nobody(loop: str) -> None:
+    async def scenario(sandbox: LocalSandbox) -> list[ExecutionResult]:
+        attacker = await sandbox.execute(FORGE)
+        victim = await sandbox.execute("print('the victim ran')")
+        later = await sandbox.execute("print('a later run')")
+        both = await asyncio.gather(
+            sandbox.execute(FORGE),
+            sandbox.execute("print('alongside')"),
+        )
+        return [attacker, victim, later, *both]
+
+    attacker, victim, later, attacker_again, alongside = _run(loop, scenario)
+    for run in (attacker, attacker_again):
+        # The attacker's job ran to its end (its frame did not end it early), and all it
+        # could write to were its own descriptors: its output and its result pipe.
+        assert run.ok, run.stderr
+        last = run.stdout.splitlines()[-1]
+        assert last.startswith("attacker finished"), run.stdout
+        pid, written = json.loads(last.removeprefix("attacker finished"))
+        assert all(isinstance(fd, int) or fd.startswith(f"{pid}/") for fd in written), written
+    assert victim.stdout == "the victim ran\n" and victim.ok
+    assert later.stdout == "a later run\n" and later.ok
+    assert alongside.stdout == "alongside\n" and alongside.ok
