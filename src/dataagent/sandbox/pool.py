@@ -36,6 +36,10 @@ NO_BWRAP_MESSAGE = (
     "(apt-get install bubblewrap) or set DATAAGENT_SANDBOX_ALLOW_UNSAFE=true to run code "
     "without isolation."
 )
+NO_FILTER_MESSAGE = (
+    "The Python sandbox cannot filter system calls, so it runs no code: {detail}. Install "
+    "libseccomp (apt-get install libseccomp2)."
+)
 
 
 class LocalSandbox:
@@ -233,6 +237,9 @@ class LocalSandbox:
         finally:
             for fd in fds:
                 os.close(fd)
+        if worker.ready.get("filter_error") is not None and not self.unsafe:
+            await worker.kill()  # fail closed: no run without the system-call filter
+            raise WorkerError(NO_FILTER_MESSAGE.format(detail=worker.ready["filter_error"]))
         if not worker.isolated and not self._warned_isolation:
             self._warned_isolation = True
             logger.warning(

@@ -10,8 +10,9 @@ over its stdin/stdout with length-prefixed frames:
 
 Per run the zygote forks a supervisor which (in isolated mode) enters a fresh user,
 mount, PID, IPC, UTS and network namespace, mounts an empty size-capped tmpfs on
-/tmp and /dev/shm, drops every capability and forks the worker: PID 1 of the new PID
-namespace, so when it exits or is killed the kernel kills everything it started.
+/tmp and /dev/shm, drops every capability, installs the system-call filter and forks
+the worker: PID 1 of the new PID namespace, so when it exits or is killed the kernel
+kills everything it started.
 
 The zygote starts by closing every descriptor but 0, 1 and 2, whatever its parent left
 open (uvloop, for one, leaks copies of the host's ends of the three pipes). The result
@@ -24,6 +25,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import ctypes
+import errno
 import gc
 import importlib
 import json
@@ -331,6 +333,8 @@ class Supervisor:
         tmp_mb: int,
         shm_mb: int,
         runner: Any,
+        syscall_filter: Any | None,
+        filter_error: str | None,
     ) -> None:
         self.isolate = isolate
         self.setup_error: str | None = None
@@ -341,6 +345,10 @@ class Supervisor:
                 drop_capabilities()
             else:
                 self.workdir = tempfile.mkdtemp(prefix="dataagent-run-")
+            if filter_error is not None:
+                raise RuntimeError(f"the system-call filter is unavailable: {filter_error}")
+            if syscall_filter is not None:
+                syscall_filter.load()  # inherited by the worker and all it starts
         except Exception as exc:
             self.setup_error = f"{type(exc).__name__}: {exc}"
             return
@@ -379,6 +387,7 @@ class Supervisor:
         except BaseException:
             self._kill()
             result = {"internal_error": traceback.format_exc(limit=5)}
+            result["setup_error"] = self.setup_error
         result["nonce"] = header.get("nonce")  # ties the result to this job (see the docstring)
         send_frame(proto_out, result)
         os._exit(0)
@@ -439,6 +448,27 @@ def _option(name: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
+def probe_filter(syscall_filter: Any) -> str | None:
+    """Load the filter once in a throwaway child and check it refuses a user namespace."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        message = b""
+        try:
+            syscall_filter.load()
+            if _libc.unshare(CLONE_NEWUSER) == 0 or ctypes.get_errno() != errno.EPERM:
+                message = b"the filter was loaded but unshare(CLONE_NEWUSER) was not refused"
+        except BaseException as exc:
+            message = f"{type(exc).__name__}: {exc}".encode()
+        write_all(writer, message)
+        os._exit(0)
+    os.close(writer)
+    message = read_all(reader)
+    os.waitpid(pid, 0)
+    return message.decode() or None
+
+
 def main() -> None:
     """Preload, report ready, then keep one supervisor forked ahead of the next job."""
     # First of all: whatever started us may have left descriptors open (uvloop leaks copies
@@ -456,26 +486,38 @@ def main() -> None:
     os.dup2(2, 1)  # stray prints from imports go to the host's log, never into the protocol
     set_no_new_privs()
     set_dumpable(False)
-    runner = importlib.import_module("runner")  # the sibling file bound next to this one
+    runner = importlib.import_module("runner")  # the sibling files bound next to this one
+    filters = importlib.import_module("syscall_filter")
     started = time.monotonic()
     runner.preload()
     gc.collect()
     gc.freeze()  # forked workers then never walk (and copy-on-write) the preloaded objects
     isolation_error = probe_isolation() if in_bwrap else None
+    syscall_filter: Any | None = None
+    try:
+        syscall_filter = filters.SyscallFilter()
+        filter_error = probe_filter(syscall_filter)
+    except Exception as exc:
+        filter_error = f"{type(exc).__name__}: {exc}"
+    if filter_error is not None:
+        syscall_filter = None
     ready: dict[str, Any] = {
         "ready": True,
         "preload_ms": int((time.monotonic() - started) * 1000),
         "baseline_vm_kb": runner.vm_size_kb(),
         "isolation_error": isolation_error,
+        "filter_error": filter_error,
     }
     send_frame(proto_out, ready)
     isolate = in_bwrap and isolation_error is None
+    # Inside bubblewrap no run goes without the filter; unsafe mode uses it when it can.
+    required_error = filter_error if in_bwrap else None
     while True:
         status_r, status_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(status_r)
-            supervisor = Supervisor(isolate, tmp_mb, shm_mb, runner)
+            supervisor = Supervisor(isolate, tmp_mb, shm_mb, runner, syscall_filter, required_error)
             supervisor.serve(proto_in, proto_out, status_w)
         os.close(status_w)
         state = os.read(status_r, 1)
