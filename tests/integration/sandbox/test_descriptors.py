@@ -106,12 +106,12 @@ def test_a_run_sees_only_its_own_descriptors(loop: str) -> None:
 @pytest.mark.parametrize("loop", LOOPS)
 def test_a_forged_frame_reaches_nobody(loop: str) -> None:
     async def scenario(sandbox: LocalSandbox) -> list[ExecutionResult]:
-        attacker = await sandbox.execute(FORGE)
-        victim = await sandbox.execute("print('the victim ran')")
-        later = await sandbox.execute("print('a later run')")
+        attacker = await sandbox.execute(FORGE, owner="attacker")
+        victim = await sandbox.execute("print('the victim ran')", owner="victim")
+        later = await sandbox.execute("print('a later run')", owner="someone else")
         both = await asyncio.gather(
-            sandbox.execute(FORGE),
-            sandbox.execute("print('alongside')"),
+            sandbox.execute(FORGE, owner="attacker"),
+            sandbox.execute("print('alongside')", owner="victim"),
         )
         return [attacker, victim, later, *both]
 
