@@ -160,8 +160,9 @@ def _check(result: int, what: str) -> None:
 
 def close_fds_except(keep: set[int]) -> None:
     """Close every open descriptor not in `keep` (close_range over the gaps between them)."""
-    # No descriptor can be numbered at or past the hard limit; os.closerange uses the
-    # close_range system call (Linux 5.9+), so a large range costs nothing.
+    # Up to the hard RLIMIT_NOFILE, which no open descriptor's number reaches unless the
+    # limit was lowered after it was opened; os.closerange uses the close_range system
+    # call (Linux 5.9+), so a large range costs nothing.
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     ceiling = FD_CEILING if hard == resource.RLIM_INFINITY else hard
     low = 0

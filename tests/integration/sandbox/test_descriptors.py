@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,6 +19,8 @@ import uvloop
 from tests.integration.sandbox.conftest import require_bwrap
 
 from dataagent.sandbox import ExecutionResult, LocalSandbox, SandboxLimits
+from dataagent.sandbox import worker as worker_module
+from dataagent.sandbox.worker import Worker
 
 pytestmark = pytest.mark.sandbox
 
@@ -127,3 +130,72 @@ def test_a_forged_frame_reaches_nobody(loop: str) -> None:
     assert victim.stdout == "the victim ran\n" and victim.ok
     assert later.stdout == "a later run\n" and later.ok
     assert alongside.stdout == "alongside\n" and alongside.ok
+
+
+# Everything the worker's Python stack holds on the way to the code: the job it was
+# handed (its code, limits, tables) and the raw bytes it read.
+DUMP_THE_JOB = """
+import sys
+frame, seen = sys._getframe(), []
+while frame is not None:
+    seen += [repr(value) for value in frame.f_locals.values()]
+    frame = frame.f_back
+print("\\n".join(seen))
+"""
+
+
+def test_the_worker_never_sees_the_nonce(monkeypatch: pytest.MonkeyPatch) -> None:
+    nonces: list[str] = []
+    token_hex = worker_module.secrets.token_hex
+
+    def recording_token_hex(nbytes: int) -> str:
+        nonces.append(token_hex(nbytes))
+        return nonces[-1]
+
+    monkeypatch.setattr(worker_module.secrets, "token_hex", recording_token_hex)
+
+    async def scenario(sandbox: LocalSandbox) -> ExecutionResult:
+        return await sandbox.execute(DUMP_THE_JOB, timeout_s=7)
+
+    result = _run("asyncio", scenario)
+    assert result.ok, result.stderr
+    assert "'timeout_s': 7.0" in result.stdout and "'baseline_vm_kb'" in result.stdout
+    assert len(nonces) == 1 and nonces[0] not in result.stdout
+
+
+def test_a_descriptor_leaked_into_the_zygote_is_closed_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whatever starts the zygote may leak descriptors into it (as uvloop did): here one
+    # end of a socket pair is passed on purpose. The zygote must close it first thing.
+    host_end, leaked = socket.socketpair()
+    start = Worker.start.__func__  # type: ignore[attr-defined]
+
+    async def leaky_start(
+        cls: type[Worker],
+        command: list[str],
+        env: dict[str, str],
+        timeout_s: float = 120.0,
+        pass_fds: tuple[int, ...] = (),
+    ) -> Worker:
+        return await start(cls, command, env, timeout_s, (*pass_fds, leaked.fileno()))
+
+    monkeypatch.setattr(Worker, "start", classmethod(leaky_start))
+
+    async def scenario(sandbox: LocalSandbox) -> list[Any]:
+        leaked.close()  # our copy: now only the sandbox could still hold that end
+        runs = [await sandbox.execute(LIST_DESCRIPTORS), await sandbox.execute(FORGE)]
+        host_end.setblocking(False)
+        # End of file, not "would block": no process in the sandbox (zygote, supervisor,
+        # worker) holds the leaked end, and nothing was written to it.
+        return [*runs, host_end.recv(1)]
+
+    try:
+        listing, forging, received = _run("asyncio", scenario)
+    finally:
+        host_end.close()
+        leaked.close()
+    assert received == b""
+    assert listing.ok and forging.ok, (listing.stderr, forging.stderr)
+    fds = json.loads(listing.stdout)
+    assert len(fds) == 4 and not any("socket" in target for target in fds.values()), fds
