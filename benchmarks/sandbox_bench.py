@@ -1,9 +1,11 @@
 """Sandbox benchmark: the warm pool against a cold `python -c` per run (the seeds' approach).
 
 Runs the same pandas + matplotlib snippet (one chart saved as PNG) both ways, reports
-the median latency of each and their ratio (goal: warm >= 10x faster), plus the
-throughput of the warm pool with two concurrent callers. Writes JSON to
-benchmarks/results/sandbox.json. Usage: .venv/bin/python benchmarks/sandbox_bench.py
+the median latency of each and their ratio (goal: warm >= 10x faster), the throughput
+of the warm pool with two concurrent callers (two people), and how long one person's
+quick run takes while another person has eight sleeping runs queued (fair shares).
+Writes JSON to benchmarks/results/sandbox.json.
+Usage: .venv/bin/python benchmarks/sandbox_bench.py
 """
 
 from __future__ import annotations
@@ -54,13 +56,31 @@ async def warm_runs(sandbox: LocalSandbox, count: int) -> list[float]:
 async def throughput(sandbox: LocalSandbox, callers: int, per_caller: int) -> float:
     """Executions per second with `callers` concurrent callers."""
 
-    async def caller() -> None:
+    async def caller(person: str) -> None:
         for _ in range(per_caller):
-            assert (await sandbox.execute(SNIPPET)).ok
+            assert (await sandbox.execute(SNIPPET, owner=person)).ok
 
     started = time.perf_counter()
-    await asyncio.gather(*(caller() for _ in range(callers)))
+    await asyncio.gather(*(caller(f"person {n}") for n in range(callers)))
     return callers * per_caller / (time.perf_counter() - started)
+
+
+async def quick_run_beside_a_burst(sandbox: LocalSandbox, burst: int) -> float:
+    """Seconds one person's quick run takes while another has `burst` sleeping runs queued."""
+    sleeping = [
+        asyncio.create_task(sandbox.execute("import time\ntime.sleep(20)", owner="busy"))
+        for _ in range(burst)
+    ]
+    await asyncio.sleep(0)  # each task takes its place in line; the first one a slot
+    assert sandbox.slots.running("busy") == 1 and sandbox.slots.waiting("busy") == burst - 1
+    started = time.perf_counter()
+    result = await sandbox.execute("print(40 + 2)", owner="quick")
+    elapsed = time.perf_counter() - started
+    assert result.stdout == "42\n", result
+    for task in sleeping:
+        task.cancel()
+    await asyncio.gather(*sleeping, return_exceptions=True)
+    return elapsed
 
 
 async def main(runs: int) -> dict[str, float]:
@@ -72,6 +92,7 @@ async def main(runs: int) -> dict[str, float]:
         await warm_runs(sandbox, 2)  # first runs after start-up
         warm = await warm_runs(sandbox, runs)
         concurrent = await throughput(sandbox, callers=2, per_caller=runs)
+        beside_burst = await quick_run_beside_a_burst(sandbox, burst=8)
     cold_median, warm_median = statistics.median(cold), statistics.median(warm)
     return {
         "runs": runs,
@@ -80,6 +101,7 @@ async def main(runs: int) -> dict[str, float]:
         "speedup": round(cold_median / warm_median, 1),
         "cold_throughput_per_s": round(1 / cold_median, 2),
         "warm_throughput_2_callers_per_s": round(concurrent, 2),
+        "quick_run_beside_8_sleeping_runs_ms": round(beside_burst * 1000, 1),
     }
 
 

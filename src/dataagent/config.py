@@ -112,6 +112,9 @@ class Settings(BaseSettings):
     sandbox_max_concurrency: int = Field(
         2, ge=1, description="Executions run at once; more wait in a queue."
     )
+    sandbox_max_per_user: int = Field(
+        1, ge=1, description="One person's executions run at once; more wait behind others'."
+    )
     sandbox_timeout_s: float = Field(30.0, gt=0, description="Default wall time of one execution.")
     sandbox_memory_mb: int = Field(512, ge=64, description="Memory limit of one execution.")
     sandbox_allow_unsafe: bool = Field(

@@ -278,7 +278,7 @@ async def _run_python(scope: ToolScope, code: str) -> str:
     if scope.frames:
         data["df"] = scope.frames[-1]
     try:
-        result = await scope.ctx.sandbox.execute(code, data=data)
+        result = await scope.ctx.sandbox.execute(code, data=data, owner=str(scope.owner_id))
     except DataAgentError as exc:
         raise ToolException(error_text(exc)) from exc
     blocks = []

@@ -26,6 +26,7 @@ from dataagent.sandbox.tables import decode_frame
 
 MAX_CODE_CHARS = 200_000
 MAX_TIMEOUT_S = 600.0
+MAX_OWNER_CHARS = 200
 TABLE_SHAPES = (
     'a table is a list of records, {"records": [...]} or {"arrow": "<base64 Arrow IPC stream>"}'
 )
@@ -87,10 +88,18 @@ def table_frame(table: list[dict[str, Any]] | RecordsTable | ArrowTable) -> pd.D
 
 
 class ExecuteRequest(BaseModel):
-    """The seed's request: code and a timeout in seconds, plus named tables."""
+    """The seed's request: code and a timeout in seconds, plus named tables and an owner."""
 
     code: str = Field(max_length=MAX_CODE_CHARS)
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S)
+    owner: str | None = Field(
+        None,
+        max_length=MAX_OWNER_CHARS,
+        description=(
+            "Who the run is for (the app sends the person's id): each owner gets a fair "
+            "share of the sandbox. Requests without one share one anonymous share."
+        ),
+    )
     data: dict[str, TableIn] | None = Field(
         None,
         description="Tables by variable name: " + TABLE_SHAPES + ".",
@@ -134,7 +143,9 @@ def create_app(
     @app.post("/execute", operation_id="sandbox_execute")
     async def execute(body: ExecuteRequest) -> JSONResponse:
         frames = {name: table_frame(table) for name, table in (body.data or {}).items()}
-        result = await pool.execute(body.code, frames or None, timeout_s=body.timeout)
+        result = await pool.execute(
+            body.code, frames or None, timeout_s=body.timeout, owner=body.owner
+        )
         status = HTTP_STATUS[result.error.code] if result.error else 200
         return JSONResponse(result.to_wire(), status_code=status)
 

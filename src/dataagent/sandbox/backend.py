@@ -19,8 +19,14 @@ class Sandbox(Protocol):
         code: str,
         data: Mapping[str, pd.DataFrame] | None = None,
         timeout_s: float | None = None,
+        owner: str | None = None,
     ) -> ExecutionResult:
-        """Run `code`; each table in `data` is a DataFrame variable of that name."""
+        """Run `code`; each table in `data` is a DataFrame variable of that name.
+
+        `owner` (the person the run is for) gets a fair share: at most
+        `sandbox_max_per_user` of one owner's executions run at once, the rest wait
+        behind other people's. Executions without an owner share one anonymous share.
+        """
         ...
 
     def warm_up(self) -> None:

@@ -3,7 +3,8 @@
 The sandbox sees, read-only: /usr (and the /bin, /lib* links or directories), the
 base Python install (at its own path: libpython is found through an absolute
 RUNPATH) and the environment's site-packages under /opt/site-packages/N, plus the
-two standalone files `zygote.py` and `runner.py` under /opt/dataagent. Nothing
+three standalone files `zygote.py`, `runner.py` and `syscall_filter.py` under
+/opt/dataagent. Nothing
 else: not /etc, not /root, not the project checkout (the editable install's .pth
 is never processed: Python runs with -I -S), not the data directory. It gets a
 fresh /proc for its own PID namespace, a minimal /dev and a private tmpfs /tmp.
@@ -35,10 +36,10 @@ def find_bwrap() -> str | None:
     return shutil.which("bwrap")
 
 
-def runner_files() -> tuple[Path, Path]:
-    """The two standalone files the sandbox runs: zygote.py and runner.py."""
+def runner_files() -> tuple[Path, ...]:
+    """The standalone files the sandbox runs: zygote.py (first), runner.py, syscall_filter.py."""
     here = Path(__file__).resolve().parent
-    return here / "zygote.py", here / "runner.py"
+    return here / "zygote.py", here / "runner.py", here / "syscall_filter.py"
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def _parent_dirs(destinations: list[str]) -> list[str]:
 
 
 def runner_sources() -> list[tuple[bytes, str]]:
-    """(content, path in the sandbox) of the two standalone files the sandbox runs."""
+    """(content, path in the sandbox) of the standalone files the sandbox runs."""
     return [(path.read_bytes(), f"{RUNNER_DIR}/{path.name}") for path in runner_files()]
 
 
@@ -119,8 +120,8 @@ def bwrap_command(
 ) -> list[str]:
     """The full bubblewrap command that starts one warm zygote.
 
-    `runner_fds` are readable fds holding zygote.py and runner.py (in that order), copied
-    into the sandbox read-only, so the sandbox never needs to see the source tree.
+    `runner_fds` are readable fds holding the files of `runner_files()` (in that order),
+    copied into the sandbox read-only, so the sandbox never needs to see the source tree.
     """
     as_root = os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv")
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
@@ -162,7 +163,7 @@ def unsafe_command(
     layout: PythonLayout, scratch: str, options: list[str]
 ) -> tuple[list[str], dict[str, str]]:
     """The zygote started directly on the host (no isolation) and its environment."""
-    zygote, _ = runner_files()
+    zygote = runner_files()[0]
     env = sandbox_env() | {"HOME": scratch, "TMPDIR": scratch, "MPLCONFIGDIR": f"{scratch}/.mpl"}
     command = [layout.executable, "-I", "-S", str(zygote), *options]
     command += ["--path", *layout.site_packages]

@@ -12,6 +12,8 @@ from dataagent.errors import ErrorCode
 from dataagent.sandbox.result import ExecutionError, ExecutionResult, OutputFile
 from dataagent.sandbox.zygote import safe_filename
 
+SETUP_ERROR_CHARS = 300
+
 
 def internal_error(message: str) -> ExecutionResult:
     """A result for a failure of the sandbox itself (not of the code)."""
@@ -51,6 +53,9 @@ def _files(raw: list[dict[str, Any]], limits: dict[str, Any]) -> list[OutputFile
 def result_from_report(report: dict[str, Any], limits: dict[str, Any]) -> ExecutionResult:
     """The ExecutionResult for one zygote report, with timeouts and limits mapped to codes."""
     if "internal_error" in report:
+        if setup_error := report.get("setup_error"):
+            detail = str(setup_error)[:SETUP_ERROR_CHARS]
+            return internal_error(f"The sandbox could not isolate the run; no code ran ({detail}).")
         return internal_error("The sandbox failed to run the code.")
     return_code, signum = _return_code(int(report.get("wait_status", 0)))
     stderr = str(report.get("stderr", ""))

@@ -1,4 +1,4 @@
-"""The local sandbox: a warm pool of bubblewrap zygotes, a concurrency cap and a queue."""
+"""The local sandbox: a warm pool of bubblewrap zygotes, and fair slots to run in."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from dataagent.sandbox.bwrap import (
 )
 from dataagent.sandbox.outcome import internal_error, result_from_report
 from dataagent.sandbox.result import ExecutionError, ExecutionResult, SandboxLimits
+from dataagent.sandbox.slots import FairSlots
 from dataagent.sandbox.tables import encode_tables
 from dataagent.sandbox.worker import Worker, WorkerError, WorkerTimeout
 
@@ -36,6 +37,11 @@ NO_BWRAP_MESSAGE = (
     "(apt-get install bubblewrap) or set DATAAGENT_SANDBOX_ALLOW_UNSAFE=true to run code "
     "without isolation."
 )
+NO_FILTER_MESSAGE = (
+    "The Python sandbox cannot filter system calls, so it runs no code: {detail}. Install "
+    "libseccomp (apt-get install libseccomp2)."
+)
+ANONYMOUS_OWNER = ""  # executions without an owner share one fair share
 
 
 class LocalSandbox:
@@ -46,6 +52,7 @@ class LocalSandbox:
         *,
         pool_size: int = 2,
         max_concurrency: int = 2,
+        max_per_owner: int = 1,
         limits: SandboxLimits | None = None,
         allow_unsafe: bool = False,
         bwrap: str | None = None,
@@ -60,7 +67,7 @@ class LocalSandbox:
         self._layout = PythonLayout.current()
         self._runner_sources = runner_sources()
         self._options = zygote_options(self.limits.tmp_mb, self.limits.shm_mb)
-        self._semaphore = asyncio.Semaphore(max_concurrency)
+        self.slots = FairSlots(max_concurrency, max_per_owner)
         self._idle: list[Worker] = []
         self._alive = 0
         self._spares: set[asyncio.Task[bool]] = set()
@@ -73,6 +80,7 @@ class LocalSandbox:
         options: dict[str, Any] = {
             "pool_size": settings.sandbox_pool_size,
             "max_concurrency": settings.sandbox_max_concurrency,
+            "max_per_owner": settings.sandbox_max_per_user,
             "limits": SandboxLimits.from_settings(settings),
             "allow_unsafe": settings.sandbox_allow_unsafe,
         }
@@ -144,8 +152,13 @@ class LocalSandbox:
         code: str,
         data: Mapping[str, pd.DataFrame] | None = None,
         timeout_s: float | None = None,
+        owner: str | None = None,
     ) -> ExecutionResult:
-        """Run code with the named tables as DataFrames; failures come back in the result."""
+        """Run code with the named tables as DataFrames; failures come back in the result.
+
+        At most `max_concurrency` executions run at once, and at most `max_per_owner` of
+        one owner's; the rest wait in line (see `FairSlots`).
+        """
         if self._closed:
             raise RuntimeError("the sandbox pool is closed")
         if not self.available:
@@ -159,7 +172,7 @@ class LocalSandbox:
             logger.warning("Running model-written code WITHOUT a sandbox (sandbox_allow_unsafe).")
         tables = encode_tables(data)
         limits = self.limits.for_run(timeout_s)
-        async with self._semaphore:
+        async with self.slots.slot(owner or ANONYMOUS_OWNER):
             started = time.monotonic()
             try:
                 worker = await self._checkout()
@@ -233,6 +246,9 @@ class LocalSandbox:
         finally:
             for fd in fds:
                 os.close(fd)
+        if worker.ready.get("filter_error") is not None and not self.unsafe:
+            await worker.kill()  # fail closed: no run without the system-call filter
+            raise WorkerError(NO_FILTER_MESSAGE.format(detail=worker.ready["filter_error"]))
         if not worker.isolated and not self._warned_isolation:
             self._warned_isolation = True
             logger.warning(
@@ -242,11 +258,13 @@ class LocalSandbox:
         return worker
 
     async def _checkout(self) -> Worker:
-        """An idle warm worker, or a new one (the semaphore bounds how many run at once)."""
+        """An idle warm worker, or a new one (the slots bound how many run at once)."""
         while self._idle:
             worker = self._idle.pop()
-            if worker.process.returncode is None:
+            if worker.usable:
                 return worker
+            if worker.process.returncode is None:
+                logger.error("a sandbox wrote to its protocol while idle: discarded")
             self._alive -= 1
             await worker.kill()
         self._alive += 1
@@ -257,7 +275,7 @@ class LocalSandbox:
             raise
 
     async def _checkin(self, worker: Worker) -> None:
-        reusable = (worker.isolated or self.unsafe) and worker.process.returncode is None
+        reusable = (worker.isolated or self.unsafe) and worker.usable
         if self._closed or not reusable or len(self._idle) >= self.pool_size:
             await self._discard(worker)
         else:

@@ -51,8 +51,10 @@ class RemoteSandbox:
         code: str,
         data: Mapping[str, pd.DataFrame] | None = None,
         timeout_s: float | None = None,
+        owner: str | None = None,
     ) -> ExecutionResult:
-        """Run code on the service; unreachable or broken services give RUNNER_INTERNAL_ERROR."""
+        """Run code on the service (which schedules it by `owner`); failures of the service
+        itself give RUNNER_INTERNAL_ERROR."""
         timeout = timeout_s if timeout_s is not None else self.default_timeout_s
         tables = {
             name: {"arrow": base64.b64encode(blob).decode()} for name, blob in encode_tables(data)
@@ -60,6 +62,8 @@ class RemoteSandbox:
         body: dict[str, Any] = {"code": code, "timeout": timeout}
         if tables:
             body["data"] = tables
+        if owner is not None:
+            body["owner"] = owner
         try:
             response = await self._client.post(
                 "/execute", json=body, timeout=timeout + NETWORK_GRACE_S

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
-import os
+import secrets
 import shutil
-import signal
 import struct
 from collections import deque
 from typing import Any
 
+from dataagent.sandbox.process import SandboxProcess
+
 logger = logging.getLogger(__name__)
 
 FRAME = struct.Struct(">Q")
-MAX_RESULT_BYTES = 256 * 1024 * 1024
+NONCE_BYTES = 16
 STDERR_TAIL_LINES = 40
 
 
@@ -29,9 +31,14 @@ class WorkerTimeout(WorkerError):
 
 
 class Worker:
-    """A zygote with the analysis stack imported, serving one job at a time."""
+    """A zygote with the analysis stack imported, serving one job at a time.
 
-    def __init__(self, process: asyncio.subprocess.Process, ready: dict[str, Any]) -> None:
+    Each job carries a fresh random nonce that only the run's supervisor sees; a result
+    frame without it, or any byte outside a frame, means something other than the
+    supervisor wrote to the protocol: the zygote is then discarded (WorkerError).
+    """
+
+    def __init__(self, process: SandboxProcess, ready: dict[str, Any]) -> None:
         self.process = process
         self.ready = ready
         self.isolated = ready.get("isolation_error") is None
@@ -49,6 +56,11 @@ class Worker:
         """The last lines the zygote or bubblewrap wrote to stderr (for diagnostics)."""
         return "\n".join(self._stderr_tail)
 
+    @property
+    def usable(self) -> bool:
+        """Still running, and nothing written to the protocol since its last result."""
+        return self.process.returncode is None and self.process.frames.pending == 0
+
     @classmethod
     async def start(
         cls,
@@ -58,31 +70,16 @@ class Worker:
         pass_fds: tuple[int, ...] = (),
     ) -> Worker:
         """Start a zygote and wait until it has preloaded the stack."""
-        creating = asyncio.ensure_future(
-            asyncio.create_subprocess_exec(
-                *command,
-                pass_fds=pass_fds,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=env,
-                start_new_session=True,
-            )
-        )
-        # Cancelled half-way, process creation kills bubblewrap at once, which was seen to
-        # leave its sandboxed child behind holding our pipes (and `kill` waiting forever).
-        # So a cancelled start lets the creation finish and then kills the whole sandbox.
         try:
-            process = await asyncio.shield(creating)
-        except asyncio.CancelledError:
-            await _terminate(await creating)
-            raise
+            process = await SandboxProcess.spawn(command, env, pass_fds)
+        except OSError as exc:
+            raise WorkerError(f"the sandbox did not start: {exc}") from exc
         tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
-        stderr_task = asyncio.create_task(_collect_stderr(process, tail))
+        stderr_task = asyncio.create_task(_collect_stderr(process.stderr, tail))
         try:
-            ready = await asyncio.wait_for(_read_frame(process), timeout_s)
+            ready = await asyncio.wait_for(process.frames.read_frame(), timeout_s)
         except BaseException as exc:
-            await _terminate(process)
+            await process.kill()
             await stderr_task
             if isinstance(exc, Exception):
                 detail = "\n".join(tail) or f"{type(exc).__name__}: {exc}"
@@ -100,64 +97,44 @@ class Worker:
         stdin = self.process.stdin
         if stdin is None or self.process.returncode is not None:
             raise WorkerError("the sandbox process is not running")
-        body = json.dumps(header).encode()
+        if self.process.frames.pending:
+            raise WorkerError("the sandbox wrote to the protocol between jobs")
+        nonce = secrets.token_hex(NONCE_BYTES)
+        body = json.dumps({**header, "nonce": nonce}).encode()
         try:
             stdin.write(FRAME.pack(len(body)) + body)
             for blob in blobs:
                 stdin.write(blob)
             await stdin.drain()
-            return await asyncio.wait_for(_read_frame(self.process), timeout_s)
+            result = await asyncio.wait_for(self.process.frames.read_frame(), timeout_s)
         except TimeoutError as exc:
             raise WorkerTimeout("the sandbox did not answer in time") from exc
-        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+        except (OSError, EOFError, ValueError) as exc:
             raise WorkerError(f"the sandbox process failed: {type(exc).__name__}") from exc
+        if not hmac.compare_digest(str(result.get("nonce")), nonce):
+            raise WorkerError("a result frame without this job's nonce (forged or stale)")
+        if self.process.frames.pending:
+            raise WorkerError("unexpected bytes after the result frame")
+        return result
 
     async def close(self) -> None:
         """Ask the zygote to exit (end of input), killing it if it does not."""
-        if self.process.stdin is not None and not self.process.stdin.is_closing():
-            self.process.stdin.close()
+        self.process.close_stdin()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), 5.0)
         await self.kill()
 
     async def kill(self) -> None:
         """Kill the whole sandbox (its process group; bubblewrap then ends its PID namespace)."""
-        await _terminate(self.process)
+        await self.process.kill()
         if self._stderr_task is not None:
             await self._stderr_task
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-async def _read_frame(process: asyncio.subprocess.Process) -> dict[str, Any]:
-    assert process.stdout is not None
-    (size,) = FRAME.unpack(await process.stdout.readexactly(FRAME.size))
-    if size > MAX_RESULT_BYTES:
-        raise ValueError("result frame too large")
-    message: dict[str, Any] = json.loads(await process.stdout.readexactly(size))
-    return message
-
-
-async def _collect_stderr(process: asyncio.subprocess.Process, tail: deque[str]) -> None:
-    assert process.stderr is not None
-    while line := await process.stderr.readline():
+async def _collect_stderr(stderr: asyncio.StreamReader, tail: deque[str]) -> None:
+    while line := await stderr.readline():
         text = line.decode(errors="replace").rstrip()
         tail.append(text)
         logger.debug("sandbox stderr: %s", text)
-
-
-async def _terminate(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        # The process leads its own group (start_new_session), so this kills it too. Not
-        # also `process.kill()`: it polls first, and reaping the child there takes it from
-        # asyncio's child watcher ("Unknown child process pid N").
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-    if process.stdin is not None and not process.stdin.is_closing():
-        process.stdin.close()
-    await process.wait()

@@ -4,14 +4,20 @@ This file runs *inside* bubblewrap as a standalone script (it imports nothing fr
 `dataagent`; the host binds it read-only next to `runner.py`). It talks to the host
 over its stdin/stdout with length-prefixed frames:
 
-    host -> zygote   JSON header {code, timeout_s, limits, tables: [{name, nbytes}]}
+    host -> zygote   JSON header {nonce, code, timeout_s, limits, tables: [{name, nbytes}]}
                      followed by each table's Arrow IPC bytes
-    zygote -> host   JSON result {stdout, stderr, return_code, files, value, status, ...}
+    zygote -> host   JSON result {nonce, stdout, stderr, files, value, wait_status, ...}
 
 Per run the zygote forks a supervisor which (in isolated mode) enters a fresh user,
 mount, PID, IPC, UTS and network namespace, mounts an empty size-capped tmpfs on
-/tmp and /dev/shm, drops every capability and forks the worker: PID 1 of the new PID
-namespace, so when it exits or is killed the kernel kills everything it started.
+/tmp and /dev/shm, drops every capability, installs the system-call filter and forks
+the worker: PID 1 of the new PID namespace, so when it exits or is killed the kernel
+kills everything it started.
+
+The zygote starts by closing every descriptor but 0, 1 and 2, whatever its parent left
+open (uvloop, for one, leaks copies of the host's ends of the three pipes). The result
+frame carries the job's nonce, which only the supervisor ever holds: the worker is forked
+before the job arrives and never sees it, so it cannot forge a result the host accepts.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from __future__ import annotations
 import base64
 import contextlib
 import ctypes
+import errno
 import gc
 import importlib
 import json
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -37,6 +45,7 @@ from typing import Any
 
 FRAME = struct.Struct(">Q")
 MAX_HEADER_BYTES = 64 * 1024 * 1024
+FD_CEILING = 1 << 20  # descriptors closed up to here when RLIMIT_NOFILE is unlimited
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -103,7 +112,7 @@ def send_frame(fd: int, message: dict[str, Any]) -> None:
 
 
 def read_job(fd: int) -> tuple[dict[str, Any], bytes] | None:
-    """Read one job: its header and its whole raw frame (to forward); None at end of input."""
+    """Read one job: its header and its tables' bytes, one after the other; None at end."""
     prefix = read_exact(fd, FRAME.size)
     if prefix is None:
         return None
@@ -114,13 +123,19 @@ def read_job(fd: int) -> tuple[dict[str, Any], bytes] | None:
     if header_bytes is None:
         return None
     header: dict[str, Any] = json.loads(header_bytes)
-    parts = [prefix, header_bytes]
+    parts = []
     for table in header.get("tables", []):
         data = read_exact(fd, int(table["nbytes"])) if table["nbytes"] else b""
         if data is None:
             return None
         parts.append(data)
     return header, b"".join(parts)
+
+
+def job_frame(header: dict[str, Any], tables: bytes) -> bytes:
+    """The frame the worker reads: the header (without the nonce) and the tables' bytes."""
+    body = json.dumps({key: value for key, value in header.items() if key != "nonce"}).encode()
+    return FRAME.pack(len(body)) + body + tables
 
 
 def unpack_job(raw: bytes) -> dict[str, Any]:
@@ -141,6 +156,20 @@ def _check(result: int, what: str) -> None:
     if result != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def close_fds_except(keep: set[int]) -> None:
+    """Close every open descriptor not in `keep` (close_range over the gaps between them)."""
+    # Up to the hard RLIMIT_NOFILE, which no open descriptor's number reaches unless the
+    # limit was lowered after it was opened; os.closerange uses the close_range system
+    # call (Linux 5.9+), so a large range costs nothing.
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    ceiling = FD_CEILING if hard == resource.RLIM_INFINITY else hard
+    low = 0
+    for fd in [*sorted(keep), ceiling]:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
 
 
 def set_no_new_privs() -> None:
@@ -300,7 +329,13 @@ class Supervisor:
     """
 
     def __init__(
-        self, isolate: bool, tmp_mb: int, shm_mb: int, runner: Any, private_fds: set[int]
+        self,
+        isolate: bool,
+        tmp_mb: int,
+        shm_mb: int,
+        runner: Any,
+        syscall_filter: Any | None,
+        filter_error: str | None,
     ) -> None:
         self.isolate = isolate
         self.setup_error: str | None = None
@@ -311,6 +346,10 @@ class Supervisor:
                 drop_capabilities()
             else:
                 self.workdir = tempfile.mkdtemp(prefix="dataagent-run-")
+            if filter_error is not None:
+                raise RuntimeError(f"the system-call filter is unavailable: {filter_error}")
+            if syscall_filter is not None:
+                syscall_filter.load()  # inherited by the worker and all it starts
         except Exception as exc:
             self.setup_error = f"{type(exc).__name__}: {exc}"
             return
@@ -320,9 +359,9 @@ class Supervisor:
         res_r, res_w = os.pipe()
         self.pid = os.fork()  # in isolated mode: PID 1 of the run's own PID namespace
         if self.pid == 0:
-            # Close what leads outside the run; keep the rest (matplotlib holds font files open).
-            for fd in private_fds | {self.job_w, out_r, err_r, res_r}:
-                os.close(fd)
+            # Keep only the run's own pipes: nothing leading to the host (the protocol) or to
+            # the zygote; 0, 1 and 2 are replaced by the run's own before any code runs.
+            close_fds_except({0, 1, 2, self.job_r, out_w, err_w, res_w})
             raw = read_all(self.job_r)
             if not raw:
                 os._exit(0)
@@ -341,23 +380,25 @@ class Supervisor:
             os._exit(0)
         write_all(status_w, b"r")  # the zygote may now fork the next supervisor
         os.close(status_w)
-        header, raw = job
+        header, tables = job
         try:
             if self.setup_error is not None:
                 raise RuntimeError(f"isolation failed: {self.setup_error}")
-            result = self.run(header, raw)
+            result = self.run(header, tables)
         except BaseException:
             self._kill()
             result = {"internal_error": traceback.format_exc(limit=5)}
+            result["setup_error"] = self.setup_error
+        result["nonce"] = header.get("nonce")  # ties the result to this job (see the docstring)
         send_frame(proto_out, result)
         os._exit(0)
 
-    def run(self, header: dict[str, Any], raw: bytes) -> dict[str, Any]:
+    def run(self, header: dict[str, Any], tables: bytes) -> dict[str, Any]:
         """Hand the job to the waiting worker and supervise it to the end."""
         limits: dict[str, Any] = header["limits"]
         started = time.monotonic()
         with contextlib.suppress(BrokenPipeError):  # a dead worker's exit status tells why
-            write_all(self.job_w, raw)
+            write_all(self.job_w, job_frame(header, tables))
         os.close(self.job_w)
         streams = {self.out_r: bytearray(), self.err_r: bytearray(), self.res_r: bytearray()}
         deadline = started + float(header["timeout_s"])
@@ -408,9 +449,33 @@ def _option(name: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
+def probe_filter(syscall_filter: Any) -> str | None:
+    """Load the filter once in a throwaway child and check it refuses a user namespace."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        message = b""
+        try:
+            syscall_filter.load()
+            if _libc.unshare(CLONE_NEWUSER) == 0 or ctypes.get_errno() != errno.EPERM:
+                message = b"the filter was loaded but unshare(CLONE_NEWUSER) was not refused"
+        except BaseException as exc:
+            message = f"{type(exc).__name__}: {exc}".encode()
+        write_all(writer, message)
+        os._exit(0)
+    os.close(writer)
+    message = read_all(reader)
+    os.waitpid(pid, 0)
+    return message.decode() or None
+
+
 def main() -> None:
     """Preload, report ready, then keep one supervisor forked ahead of the next job."""
-    isolate = "--isolate" in sys.argv
+    # First of all: whatever started us may have left descriptors open (uvloop leaks copies
+    # of the host's ends of our stdin/stdout/stderr). Only 0, 1 and 2 are ours.
+    close_fds_except({0, 1, 2})
+    in_bwrap = "--isolate" in sys.argv
     tmp_mb, shm_mb = _option("--tmp-mb", 100), _option("--shm-mb", 64)
     if "--path" in sys.argv:
         sys.path.extend(sys.argv[sys.argv.index("--path") + 1 :])
@@ -418,30 +483,42 @@ def main() -> None:
     proto_in, proto_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
+    os.close(devnull)
     os.dup2(2, 1)  # stray prints from imports go to the host's log, never into the protocol
     set_no_new_privs()
     set_dumpable(False)
-    runner = importlib.import_module("runner")  # the sibling file bound next to this one
+    runner = importlib.import_module("runner")  # the sibling files bound next to this one
+    filters = importlib.import_module("syscall_filter")
     started = time.monotonic()
     runner.preload()
     gc.collect()
     gc.freeze()  # forked workers then never walk (and copy-on-write) the preloaded objects
-    isolation_error = probe_isolation() if isolate else None
+    isolation_error = probe_isolation() if in_bwrap else None
+    syscall_filter: Any | None = None
+    try:
+        syscall_filter = filters.SyscallFilter()
+        filter_error = probe_filter(syscall_filter)
+    except Exception as exc:
+        filter_error = f"{type(exc).__name__}: {exc}"
+    if filter_error is not None:
+        syscall_filter = None
     ready: dict[str, Any] = {
         "ready": True,
         "preload_ms": int((time.monotonic() - started) * 1000),
         "baseline_vm_kb": runner.vm_size_kb(),
         "isolation_error": isolation_error,
+        "filter_error": filter_error,
     }
     send_frame(proto_out, ready)
-    isolate = isolate and isolation_error is None
+    isolate = in_bwrap and isolation_error is None
+    # Inside bubblewrap no run goes without the filter; unsafe mode uses it when it can.
+    required_error = filter_error if in_bwrap else None
     while True:
         status_r, status_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(status_r)
-            private = {proto_in, proto_out, status_w}
-            supervisor = Supervisor(isolate, tmp_mb, shm_mb, runner, private)
+            supervisor = Supervisor(isolate, tmp_mb, shm_mb, runner, syscall_filter, required_error)
             supervisor.serve(proto_in, proto_out, status_w)
         os.close(status_w)
         state = os.read(status_r, 1)

@@ -238,6 +238,103 @@ print(json.dumps([who, status, sorted(listing)]))
                             "root", "sbin", "tmp", "usr"}  # fmt: skip
 
 
+# --- the system-call filter ------------------------------------------------------------------
+
+
+async def test_no_nested_user_namespace(sandbox: LocalSandbox) -> None:
+    # A user namespace of its own would give the code every capability inside it.
+    code = """
+import ctypes, errno, json, os, signal
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET = 0x10000000, 0x00020000, 0x40000000
+SYS_CLONE, SYS_CLONE3, SYS_SETNS = 56, 435, 308
+
+def call(result):
+    return "ok" if result >= 0 else errno.errorcode[ctypes.get_errno()]
+
+outcome = {
+    "user": call(libc.unshare(CLONE_NEWUSER)),
+    "user+mount": call(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS)),
+    "net": call(libc.unshare(CLONE_NEWNET)),
+    "setns": call(libc.syscall(SYS_SETNS, 0, 0)),
+    "mount": call(libc.mount(b"none", b"/tmp", b"tmpfs", 0, None)),
+}
+pid = libc.syscall(SYS_CLONE, CLONE_NEWUSER | signal.SIGCHLD, 0, 0, 0, 0)
+if pid == 0:
+    os._exit(0)
+outcome["clone"] = call(pid)
+outcome["clone3"] = call(libc.syscall(SYS_CLONE3, None, 0))
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+outcome["seccomp"] = status["Seccomp"].strip()
+print(json.dumps(outcome))
+"""
+    outcome = report(await run(sandbox, code))
+    assert outcome == {
+        "user": "EPERM",
+        "user+mount": "EPERM",
+        "net": "EPERM",
+        "setns": "EPERM",
+        "mount": "EPERM",
+        "clone": "EPERM",
+        "clone3": "ENOSYS",  # so the C library falls back to clone, whose flags are checked
+        "seccomp": "2",  # a filter is installed
+    }
+
+
+async def test_kernel_interfaces_are_refused(sandbox: LocalSandbox) -> None:
+    code = """
+import ctypes, errno, json
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {"ptrace": (101, 16, 1, 0, 0), "keyctl": (250, 0, 0, 0, 0), "bpf": (321, 0, 0, 0),
+         "perf_event_open": (298, 0, 0, -1, -1, 0), "userfaultfd": (323, 0),
+         "io_uring_setup": (425, 1, 0), "init_module": (175, 0, 0, 0),
+         "open_by_handle_at": (304, 0, 0, 0), "kexec_load": (246, 0, 0, 0, 0)}
+outcome = {}
+for name, (number, *args) in calls.items():
+    result = libc.syscall(number, *args)
+    outcome[name] = "ok" if result >= 0 else errno.errorcode[ctypes.get_errno()]
+print(json.dumps(outcome))
+"""
+    outcome = report(await run(sandbox, code))
+    assert outcome == dict.fromkeys(outcome, "EPERM") and len(outcome) == 9
+
+
+async def test_the_analysis_stack_works_under_the_filter(sandbox: LocalSandbox) -> None:
+    code = """
+import json, os, subprocess, threading
+import multiprocessing
+import numpy as np
+import matplotlib.pyplot as plt
+from sklearn.linear_model import LinearRegression
+
+outcome = {}
+pid = os.fork()
+if pid == 0:
+    os._exit(7)
+outcome["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+thread = threading.Thread(target=lambda: outcome.setdefault("thread", True))
+thread.start()
+thread.join()
+outcome["subprocess"] = subprocess.run(["/usr/bin/sort"], input="b\\na\\n", capture_output=True,
+                                       text=True).stdout
+with multiprocessing.Pool(2) as pool:
+    outcome["pool"] = pool.map(abs, [-1, -2])
+model = LinearRegression().fit(np.arange(6).reshape(-1, 1), np.arange(6) * 3.0)
+outcome["slope"] = round(float(model.coef_[0]), 6)
+plt.plot([1, 2, 3])
+print(json.dumps(outcome))
+"""
+    result = await run(sandbox, code, timeout_s=20)
+    assert report(result) == {
+        "fork": 7,
+        "thread": True,
+        "subprocess": "a\nb\n",
+        "pool": [1, 2],
+        "slope": 3.0,
+    }
+    assert [chart.filename for chart in result.charts] == ["figure_1.png"]
+
+
 # --- resources --------------------------------------------------------------------------------
 
 

@@ -187,3 +187,27 @@ async def test_closing_while_zygotes_start_leaves_nothing_behind() -> None:
         await asyncio.wait_for(sandbox.aclose(), 30)
         assert sandbox.status()["alive"] == 0
         assert set(bwrap_children()) <= before
+
+
+async def test_no_code_runs_without_the_system_call_filter(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # As on a machine without libseccomp: the zygote cannot build its filter.
+    require_bwrap()
+    sources = pool_module.runner_sources()
+    broken = [
+        (content.replace(b'"libseccomp.so.2"', b'"libseccomp-missing.so.2"'), path)
+        for content, path in sources
+    ]
+    assert broken != sources
+    monkeypatch.setattr(pool_module, "runner_sources", lambda: broken)
+    sandbox = LocalSandbox(pool_size=0)
+    try:
+        with caplog.at_level(logging.ERROR):
+            result = await sandbox.execute("open('/tmp/ran', 'w').write('x')\nprint('ran')")
+        assert result.error is not None and result.error.code == ErrorCode.RUNNER_INTERNAL_ERROR
+        assert "cannot filter system calls" in result.error.message
+        assert "libseccomp-missing.so.2" in result.error.message and result.stdout == ""
+        assert sandbox.status()["alive"] == 0  # the zygote was not kept
+    finally:
+        await sandbox.aclose()

@@ -123,7 +123,7 @@ def test_result_wire_shape() -> None:
 
 def test_bwrap_command_exposes_only_what_python_needs(tmp_path: Path) -> None:
     layout = PythonLayout.current()
-    command = bwrap_command("/usr/bin/bwrap", layout, [5, 6], zygote_options(100, 64))
+    command = bwrap_command("/usr/bin/bwrap", layout, [5, 6, 7], zygote_options(100, 64))
     text = " ".join(command)
     for flag in (
         "--unshare-pid",
@@ -140,3 +140,10 @@ def test_bwrap_command_exposes_only_what_python_needs(tmp_path: Path) -> None:
         assert not (REPO / "pyproject.toml").is_relative_to(source)
     assert "--bind " not in text  # nothing is writable from the host
     assert os.environ.get("HOME", "/root") not in sources
+
+
+def test_a_run_refused_by_its_supervisor_says_why() -> None:
+    report = {"internal_error": "trace", "setup_error": "OSError: seccomp_load: EINVAL"}
+    result = result_from_report(report, SandboxLimits().for_run(2))
+    assert result.error is not None and result.error.code == ErrorCode.RUNNER_INTERNAL_ERROR
+    assert "no code ran" in result.error.message and "seccomp_load" in result.error.message
