@@ -28,8 +28,9 @@ BROWSER_PACKAGES := chromium
 install: system-deps $(STAMP)
 
 # System packages the tests and the sandbox need. Installed only when missing.
+# (bubblewrap isolates the sandbox; libseccomp2 is its system-call filter, loaded with ctypes.)
 system-deps:
-	@if ! command -v bwrap >/dev/null 2>&1; then \
+	@if ! command -v bwrap >/dev/null 2>&1 || ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2'; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing $(APT_PACKAGES) with apt-get"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
