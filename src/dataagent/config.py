@@ -179,6 +179,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(
         2, ge=0, le=10, description="Retries of a model call on 429/5xx before anything streamed."
     )
+    llm_trace_chars: int = Field(
+        100_000, ge=1000, description="Characters of new prompt text one LLM trace keeps."
+    )
 
     # --- the agent -------------------------------------------------------------------
     agent_recursion_limit: int = Field(
