@@ -203,6 +203,24 @@ class Settings(BaseSettings):
     agent_tool_result_chars: int = Field(
         2000, ge=100, description="Characters of a tool result kept in events and metadata."
     )
+    agent_result_chars_per_call: int = Field(
+        20_000, ge=500, description="Characters of one tool result the model receives."
+    )
+    agent_result_chars_per_turn: int = Field(
+        60_000, ge=500, description="Characters of one turn's tool results the model receives."
+    )
+    agent_result_chars_per_answer: int = Field(
+        200_000, ge=500, description="Characters of one answer's tool results the model receives."
+    )
+    agent_max_tool_calls_per_turn: int = Field(
+        10, ge=1, le=100, description="Tool calls of one model turn that run; the rest do not."
+    )
+    agent_max_parallel_tool_calls: int = Field(
+        4, ge=1, le=32, description="Tool calls of one answer running at once."
+    )
+    agent_tool_time_budget_s: float = Field(
+        300.0, gt=0, description="Seconds of tool time one answer may spend in all."
+    )
 
     # --- runs --------------------------------------------------------------------------
     run_max_concurrency: int = Field(
