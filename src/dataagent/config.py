@@ -221,6 +221,12 @@ class Settings(BaseSettings):
     agent_tool_time_budget_s: float = Field(
         300.0, gt=0, description="Seconds of tool time one answer may spend in all."
     )
+    agent_history_chars: int = Field(
+        40_000, ge=1000, description="Characters of earlier messages quoted in the prompt."
+    )
+    agent_history_message_chars: int = Field(
+        4000, ge=200, description="Characters quoted of one earlier message (and the summary)."
+    )
 
     # --- runs --------------------------------------------------------------------------
     run_max_concurrency: int = Field(

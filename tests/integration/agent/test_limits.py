@@ -97,6 +97,13 @@ async def test_a_turn_of_3000_calls_runs_the_cap_and_writes_bounded_events(
     assert len(asked.answer.metadata["toolCalls"]) == cap
     assert asked.answer.metadata["toolCallsNotRun"] == 3000 - cap
 
+    # The next question of the chat quotes that answer's calls briefly.
+    later = await retail.ask("And now?", [Reply(text="Nothing more.")])
+    system = str(later.model.calls[0][0].content)
+    history = system[system.index("## Previous Conversation") :]
+    assert history.count("- tool list_datasets(") == 10
+    assert len(history) < settings.agent_history_chars
+
 
 async def test_a_2mb_print_reaches_the_model_cut_to_the_cap(retail: Retail) -> None:
     require_bwrap()
@@ -160,6 +167,11 @@ async def test_five_turns_of_20_big_prints_keep_prompts_and_traces_bounded(
         "callIndex": 1,
         "messageCount": len(prompts[1]),
     }
+
+    # The next answer of the chat quotes this one within the history's bound.
+    later = await retail.ask("What did you find?", [Reply(text="Lots of x.")])
+    history_chars = len(str(later.model.calls[0][0].content)) - system
+    assert history_chars < settings.agent_history_chars + settings.agent_history_message_chars
 
 
 async def test_the_tool_time_budget_stops_further_calls(retail: Retail) -> None:
