@@ -228,6 +228,19 @@ class Settings(BaseSettings):
         4000, ge=200, description="Characters quoted of one earlier message (and the summary)."
     )
 
+    # --- charts the agent draws ------------------------------------------------------
+    chart_max_argument_chars: int = Field(
+        1_000_000, ge=1000, description="Characters of a create_chart call's arguments (JSON)."
+    )
+    chart_max_rows: int = Field(5000, ge=1, le=5000, description="Rows of one chart.")
+    chart_max_columns: int = Field(20, ge=2, le=200, description="Columns of one chart's rows.")
+    chart_max_text_chars: int = Field(
+        200, ge=10, description="Characters of one text value or column name of a chart."
+    )
+    chart_max_spec_chars: int = Field(
+        2_000_000, ge=10_000, description="Characters of a chart's Vega-Lite spec (JSON)."
+    )
+
     # --- runs --------------------------------------------------------------------------
     run_max_concurrency: int = Field(
         8, ge=1, description="Agent runs executing at once in this process; more wait queued."

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from langchain_core.messages import BaseMessage, ToolMessage
+import pytest
+from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
 from sqlalchemy import func, select
 from tests.fakes.scripted_model import Reply, ScriptedChatModel, call
 from tests.integration.agent.conftest import Asked, Recorder, Retail, scripted_client
@@ -19,7 +20,7 @@ from tests.integration.sandbox.conftest import require_bwrap
 from dataagent.agent.stateless import chat_stream
 from dataagent.llm.calls import ChatClient
 from dataagent.services import llm
-from dataagent.store.models import QueryRecord
+from dataagent.store.models import Chart, QueryRecord
 
 PRINT_2MB = "print('x' * 2_000_000)"
 
@@ -272,3 +273,97 @@ async def test_the_stateless_chat_keeps_the_same_limits(retail: Retail) -> None:
     assert len(events.of("tool_call")) == cap + 1
     (python,) = printed
     assert len(str(python.content)) <= settings.agent_result_chars_per_call + 400
+
+
+async def test_a_22mb_chart_is_refused_by_its_caps_and_nothing_big_is_kept(
+    retail: Retail,
+) -> None:
+    settings = retail.world.context.settings
+    rows = [{"label": f"{i:05d}" + "z" * 4400, "value": i} for i in range(5000)]
+    chart = call(
+        "create_chart", "big", chart_type="line", title="t", data=rows, x="label", y=["value"]
+    )
+    assert len(json.dumps(chart.args)) > 22_000_000
+    seen: list[str] = []
+
+    def answer(messages: list[BaseMessage]) -> Reply:
+        seen.extend(str(r.content) for r in _results(messages))
+        return Reply(text="No chart.")
+
+    model = ScriptedChatModel(script=[Reply(tool_calls=[chart]), answer])
+    events, client = await _stateless(retail, model)
+    (refusal,) = seen
+    assert refusal.startswith(
+        "Error (VALIDATION_ERROR): the chart was not made. The arguments are over "
+        f"{settings.chart_max_argument_chars:,} characters."
+    )
+    assert events.of("chart") == []
+    (reported,) = events.of("tool_call")
+    assert reported["result_summary"].startswith("Error (VALIDATION_ERROR)")
+    assert len(json.dumps(events.events)) < 20_000
+    # The traces hold the call's arguments cut down, not 22 MB.
+    traced = sum(
+        len(json.dumps([c.prompt_messages, c.response_content, c.tool_calls], default=str))
+        for c in client.calls
+    )
+    assert traced < 4 * settings.llm_trace_chars + len(str(model.calls[0][0].content))
+    assert isinstance(model.calls[0][0], SystemMessage)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"label": "w" * 300}, "a column name or text value has at most 200 characters"),
+        ({**{f"extra{i}": i for i in range(25)}}, "the rows have more than 20 columns"),
+    ],
+)
+async def test_chart_labels_and_columns_are_capped(
+    retail: Retail, change: dict[str, Any], expected: str
+) -> None:
+    rows = [{"label": "a", "value": 1}, {"label": "b", "value": 2} | change]
+    chart = call("create_chart", chart_type="bar", title="t", data=rows, x="label", y=["value"])
+    seen: list[str] = []
+
+    def answer(messages: list[BaseMessage]) -> Reply:
+        seen.extend(str(r.content) for r in _results(messages))
+        return Reply(text="No chart.")
+
+    events, _ = await _stateless(
+        retail, ScriptedChatModel(script=[Reply(tool_calls=[chart]), answer])
+    )
+    (refusal,) = seen
+    assert refusal.startswith("Error (VALIDATION_ERROR): the chart was not made.")
+    assert expected in refusal
+    assert events.of("chart") == []
+
+
+async def test_a_chart_whose_spec_would_be_too_big_is_refused_before_it_is_drawn(
+    retail: Retail,
+) -> None:
+    settings = retail.world.context.settings
+    settings.chart_max_spec_chars = 10_000
+    rows = [{"day": i} | {f"v{n}": i * n for n in range(10)} for i in range(300)]
+    chart = call(
+        "create_chart",
+        chart_type="line",
+        title="t",
+        data=rows,
+        x="day",
+        y=[f"v{n}" for n in range(10)],
+    )
+    seen: list[str] = []
+
+    def answer(messages: list[BaseMessage]) -> Reply:
+        seen.extend(str(r.content) for r in _results(messages))
+        return Reply(text="No chart.")
+
+    events, _ = await _stateless(
+        retail, ScriptedChatModel(script=[Reply(tool_calls=[chart]), answer])
+    )
+    assert seen == [
+        "Error (VALIDATION_ERROR): the chart was not made. The chart would hold 3,000 values, "
+        "over 10,000 characters: aggregate the rows first, or use fewer series or shorter labels."
+    ]
+    assert events.of("chart") == []
+    async with retail.world.database.session() as session:
+        assert await session.scalar(select(func.count()).select_from(Chart)) == 0
