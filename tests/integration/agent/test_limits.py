@@ -275,6 +275,34 @@ async def test_the_stateless_chat_keeps_the_same_limits(retail: Retail) -> None:
     assert len(str(python.content)) <= settings.agent_result_chars_per_call + 400
 
 
+async def test_the_stateless_chat_has_a_tool_time_budget_too(retail: Retail) -> None:
+    settings = retail.world.context.settings
+    settings.agent_tool_time_budget_s = 1e-6
+    settings.agent_max_parallel_tool_calls = 1
+    seen: list[list[ToolMessage]] = []
+
+    def step(reply: Reply) -> Any:
+        def answer(messages: list[BaseMessage]) -> Reply:
+            seen.append(_results(messages))
+            return reply
+
+        return answer
+
+    model = ScriptedChatModel(
+        script=[
+            Reply(tool_calls=[call("list_datasets", "a"), call("list_datasets", "b")]),
+            step(Reply(tool_calls=[call("list_datasets", "c")])),
+            step(Reply(text="Done.")),
+        ]
+    )
+    events, _ = await _stateless(retail, model)
+    spent = "Not run: this answer's tool time (1e-06 s) is spent; answer with what you have."
+    first, second = seen
+    assert "datasets available" in str(first[0].content)
+    assert [str(first[1].content), str(second[0].content)] == [spent, spent]
+    assert [t["result_summary"] for t in events.of("tool_call")][1:] == [spent, spent]
+
+
 async def test_a_22mb_chart_is_refused_by_its_caps_and_nothing_big_is_kept(
     retail: Retail,
 ) -> None:
