@@ -39,8 +39,11 @@ STEP_LIMIT_NOTICE = (
 )
 
 
-def call_not_run(limit: int, asked: int) -> str:
-    """The result of a tool call past the turn's limit: it did not run."""
+def call_not_run(limit: int, asked: int, first: bool = True) -> str:
+    """The result of a tool call past the turn's limit: it did not run. The first such call
+    says why at length; the others briefly (a turn may have thousands)."""
+    if not first:
+        return f"Not run: over the turn's limit of {limit} tool calls."
     return (
         f"Not run: a turn runs at most {limit} tool calls and this one asked for {asked}. "
         f"Call again for what you still need, at most {limit} at a time."

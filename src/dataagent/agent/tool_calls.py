@@ -180,7 +180,10 @@ async def run_turn(
     outcomes = list(await asyncio.gather(*(one(call) for call in run)))
     for call in malformed:
         outcomes.append(await report(invalid_call_outcome(call)))
-    refused = [not_run_outcome(call, call_not_run(limit, asked)) for call in over]
+    refused = [
+        not_run_outcome(call, call_not_run(limit, asked, first=n == 0))
+        for n, call in enumerate(over)
+    ]
     budget.calls_not_run += len(refused)
     answered = [*outcomes, *refused]
     texts = budget.for_model([o.text for o in answered])

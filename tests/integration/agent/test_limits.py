@@ -91,6 +91,7 @@ async def test_a_turn_of_3000_calls_runs_the_cap_and_writes_bounded_events(
         f"Not run: a turn runs at most {cap} tool calls and this one asked for 3000. "
         f"Call again for what you still need, at most {cap} at a time."
     )
+    assert str(refused[-1].content) == f"Not run: over the turn's limit of {cap} tool calls."
     # Events and metadata: the kept calls only, so a bounded number whatever the model asks.
     assert len(asked.events.of("tool_call")) == cap
     assert len(asked.events.of("tool_result")) == cap

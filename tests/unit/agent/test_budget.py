@@ -112,6 +112,9 @@ async def test_calls_past_the_turns_limit_do_not_run_but_are_answered() -> None:
         "Not run: a turn runs at most 3 tool calls and this one asked for 6. "
         "Call again for what you still need, at most 3 at a time."
     )
+    assert [m.content for m in refused[1:]] == [
+        "Not run: over the turn's limit of 3 tool calls."
+    ] * 2
     assert turn.not_run == 3 and budget.calls_not_run == 3
 
 
