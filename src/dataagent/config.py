@@ -182,6 +182,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(
         2, ge=0, le=10, description="Retries of a model call on 429/5xx before anything streamed."
     )
+    llm_trace_chars: int = Field(
+        100_000, ge=1000, description="Characters of new prompt text one LLM trace keeps."
+    )
 
     # --- the agent -------------------------------------------------------------------
     agent_recursion_limit: int = Field(
@@ -202,6 +205,43 @@ class Settings(BaseSettings):
     )
     agent_tool_result_chars: int = Field(
         2000, ge=100, description="Characters of a tool result kept in events and metadata."
+    )
+    agent_result_chars_per_call: int = Field(
+        20_000, ge=500, description="Characters of one tool result the model receives."
+    )
+    agent_result_chars_per_turn: int = Field(
+        60_000, ge=500, description="Characters of one turn's tool results the model receives."
+    )
+    agent_result_chars_per_answer: int = Field(
+        200_000, ge=500, description="Characters of one answer's tool results the model receives."
+    )
+    agent_max_tool_calls_per_turn: int = Field(
+        10, ge=1, le=100, description="Tool calls of one model turn that run; the rest do not."
+    )
+    agent_max_parallel_tool_calls: int = Field(
+        4, ge=1, le=32, description="Tool calls of one answer running at once."
+    )
+    agent_tool_time_budget_s: float = Field(
+        300.0, gt=0, description="Seconds of tool time one answer may spend in all."
+    )
+    agent_history_chars: int = Field(
+        40_000, ge=1000, description="Characters of earlier messages quoted in the prompt."
+    )
+    agent_history_message_chars: int = Field(
+        4000, ge=200, description="Characters quoted of one earlier message (and the summary)."
+    )
+
+    # --- charts the agent draws ------------------------------------------------------
+    chart_max_argument_chars: int = Field(
+        1_000_000, ge=1000, description="Characters of a create_chart call's arguments (JSON)."
+    )
+    chart_max_rows: int = Field(5000, ge=1, le=5000, description="Rows of one chart.")
+    chart_max_columns: int = Field(20, ge=2, le=200, description="Columns of one chart's rows.")
+    chart_max_text_chars: int = Field(
+        200, ge=10, description="Characters of one text value or column name of a chart."
+    )
+    chart_max_spec_chars: int = Field(
+        2_000_000, ge=10_000, description="Characters of a chart's Vega-Lite spec (JSON)."
     )
 
     # --- runs --------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """The agent's `create_chart` tool: draw rows the model already has as a chart in the answer.
 
-The model passes a `ChartRequest` (type, title, rows, x, y, optional series). A request
-that does not validate comes back to the model as "Error: …" text saying what to fix,
-never as an exception. A chart that is made is kept (PNG + Vega-Lite spec), reported
-through `on_chart` (the run turns it into a `chart` event), and answered with the
+The model passes a `ChartRequest` (type, title, rows, x, y, optional series). Before any
+other work its arguments are measured against the `chart_*` limits (total size, rows,
+columns, label lengths): the model is not trusted, and megabytes of rows once took minutes
+to draw. A request that is too big or does not validate is refused with
+"Error (VALIDATION_ERROR): the chart was not made. …" saying what to fix (a `ToolException`
+the tool turns into an error result). A chart that is made is kept (PNG + Vega-Lite spec),
+reported through `on_chart` (the run turns it into a `chart` event), and answered with the
 markdown image link the model puts in its answer.
 """
 
@@ -14,11 +17,11 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import ValidationError
 
-from dataagent.charts import ChartRequest, describe, prepare
-from dataagent.errors import DataAgentError
+from dataagent.charts import ChartRequest, describe, prepare, size_problems
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services import charts
 from dataagent.services.context import AppContext
 
@@ -29,6 +32,7 @@ TOOL_NAME = "create_chart"
 MAX_ERRORS_SHOWN = 5
 
 OnChart = Callable[[dict[str, Any]], Awaitable[None]]
+NOT_MADE = "Error (VALIDATION_ERROR): the chart was not made."
 
 DESCRIPTION = """\
 Draw a chart from rows you already have (e.g. a query result) and show it in your answer.
@@ -37,7 +41,8 @@ comparing categories ("bar"), shares of a whole across a few categories ("pie", 
 column, no negative values), or each category split into parts ("stacked_bar", with
 `series` or several y columns).
 Arguments: chart_type; title; data: the rows as objects, column name -> value (at most
-5,000 rows: aggregate with SQL first); x: the category or date column; y: a list of
+{rows:,} rows of at most {columns} columns, labels of at most {text_chars} characters:
+aggregate with SQL first); x: the category or date column; y: a list of
 numeric columns (several y columns give several series); series: optional column whose
 values split the rows into series (long format, one y column).
 More than 15 categories are cut to the 14 largest plus "Other".
@@ -49,34 +54,29 @@ def make_chart_tool(
     ctx: AppContext, owner_id: uuid.UUID, message_id: uuid.UUID | None, on_chart: OnChart
 ) -> BaseTool:
     """The `create_chart` tool for one answer: charts are kept for this owner and message."""
+    limits = charts.chart_limits(ctx.settings)
 
-    async def create_chart(
-        chart_type: str,
-        title: str,
-        data: list[dict[str, Any]],
-        x: str,
-        y: list[str],
-        series: str | None = None,
-    ) -> str:
-        fields = {
-            "chart_type": chart_type,
-            "title": title,
-            "data": data,
-            "x": x,
-            "y": y,
-            "series": series,
-        }
+    async def create_chart(**arguments: Any) -> str:
+        # The arguments arrive unvalidated (the schema below is only shown to the model), so
+        # that their size is measured before pydantic or matplotlib spend time on them.
+        too_big = size_problems(arguments, limits)
+        if too_big:
+            raise ToolException(refusal(too_big))
         try:
-            request = ChartRequest.model_validate(fields)
+            request = ChartRequest.model_validate(arguments)
         except ValidationError as error:
-            return explain(error)
+            raise ToolException(explain(error)) from None
         try:
             chart = await charts.create_chart(ctx, owner_id, message_id, request)
         except DataAgentError as error:
-            return f"Error: the chart was not made: {error.message}"
+            if error.code is ErrorCode.VALIDATION_ERROR:
+                raise ToolException(refusal([error.message])) from None
+            raise ToolException(f"Error ({error.code.value}): {error.message}") from None
         except Exception:
             log.exception("drawing a chart failed")
-            return "Error: the chart could not be drawn; answer with a table instead."
+            raise ToolException(
+                "Error (INTERNAL_ERROR): the chart could not be drawn; answer with a table instead."
+            ) from None
         payload = charts.chart_event(chart, request.chart_type)
         await on_chart(payload)
         summary = describe(prepare(request))
@@ -85,14 +85,28 @@ def make_chart_tool(
     return StructuredTool.from_function(
         coroutine=create_chart,
         name=TOOL_NAME,
-        description=DESCRIPTION,
-        args_schema=ChartRequest,
-        handle_validation_error=explain,
+        description=DESCRIPTION.format(
+            rows=limits.rows, columns=limits.columns, text_chars=limits.text_chars
+        ),
+        args_schema=ChartRequest.model_json_schema(),
+        # A refusal is the tool's answer (an error result), not an exception of the loop.
+        handle_tool_error=True,
     )
 
 
+def refusal(problems: list[str]) -> str:
+    """The "Error (VALIDATION_ERROR): the chart was not made. …" text the model reads: at most
+    `MAX_ERRORS_SHOWN` problems."""
+    shown = problems[:MAX_ERRORS_SHOWN]
+    more = len(problems) - len(shown)
+    text = f"{NOT_MADE} " + " ".join(line if line.endswith(".") else line + "." for line in shown)
+    if more:
+        text += f" (and {more} more problems)"
+    return text
+
+
 def explain(error: ValidationError) -> str:
-    """A validation error as the "Error: …" text the model reads to fix its call."""
+    """A validation error as the refusal the model reads to fix its call."""
     lines: list[str] = []
     for item in error.errors(include_url=False):
         message = str(item["msg"]).removeprefix("Value error, ")
@@ -100,14 +114,7 @@ def explain(error: ValidationError) -> str:
         line = f"{where}: {message}" if where else message
         if line not in lines:
             lines.append(line)
-    shown = lines[:MAX_ERRORS_SHOWN]
-    more = len(lines) - len(shown)
-    text = "Error: the chart was not made. " + " ".join(
-        line if line.endswith(".") else line + "." for line in shown
-    )
-    if more:
-        text += f" (and {more} more problems)"
-    return text
+    return refusal(lines)
 
 
 def _alt(title: str) -> str:

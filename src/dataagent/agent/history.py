@@ -1,10 +1,14 @@
 """The conversation an answer sees: recent messages verbatim, older ones summarised once.
 
 The last `agent_history_messages` messages before the question are quoted with short
-summaries of their tool calls (name, arguments and result, 200 characters each). Messages
-older than those are summarised by the model once and the summary is kept on the chat
-(`history_summary`, `summary_through_seq`); a later answer reuses it, and summarises again
-only when more messages have aged out (the previous summary plus the newly aged messages).
+summaries of their tool calls (name, arguments and result, 200 characters each, at most
+`TOOL_LINES` calls a message). Each quoted message is cut to `agent_history_message_chars`
+characters and the quote to `agent_history_chars` in all, leaving out the oldest first: an
+answer that made thousands of tool calls or printed megabytes adds a bounded amount to every
+later prompt of the chat. Messages older than those are summarised by the model once and the
+summary is kept on the chat (`history_summary`, `summary_through_seq`); a later answer reuses
+it, and summarises again only when more messages have aged out (the previous summary plus the
+newly aged messages). The summary too is cut to `agent_history_message_chars`.
 """
 
 from __future__ import annotations
@@ -17,14 +21,22 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from dataagent.agent.prompts import SUMMARY_INSTRUCTIONS
-from dataagent.llm.calls import ChatClient, text_of, tool_arguments_json
+from dataagent.llm.calls import (
+    ELLIPSIS,
+    ChatClient,
+    bounded_json,
+    clip_text,
+    text_of,
+    tool_arguments_json,
+)
 from dataagent.services import chats
 from dataagent.services.context import AppContext
 from dataagent.store.models import DataChatMessage
 
 SUMMARY_CHARS = 200
 NAME_CHARS = 50
-ELLIPSIS = "…"
+# Tool calls quoted of one earlier answer; the rest are counted.
+TOOL_LINES = 10
 
 
 @dataclass(frozen=True)
@@ -50,18 +62,19 @@ class HistoryMessage:
 
 
 @dataclass(frozen=True)
+class HistoryLimits:
+    """How much of the earlier conversation a prompt quotes, per message and in all."""
+
+    message_chars: int = 4000
+    total_chars: int = 40_000
+
+
+@dataclass(frozen=True)
 class SavedSummary:
     """The summary a chat keeps, and the seq of the last message it covers."""
 
     text: str | None
     through_seq: int | None
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, the cut marked with an ellipsis."""
-    if len(text) <= limit:
-        return text
-    return text[: max(limit - len(ELLIPSIS), 0)] + ELLIPSIS
 
 
 def name_from_question(text: str) -> str:
@@ -76,31 +89,53 @@ def name_from_question(text: str) -> str:
     return head.rstrip(" ,;:.-") + ELLIPSIS
 
 
-def _tool_lines(metadata: dict[str, Any]) -> list[str]:
-    lines = []
-    for item in metadata.get("toolCalls") or []:
-        if not isinstance(item, dict):
-            continue
-        args = clip(tool_arguments_json(item.get("args", {})), SUMMARY_CHARS)
-        result = clip(" ".join(str(item.get("result", "")).split()), SUMMARY_CHARS)
-        lines.append(f"  - tool {item.get('name')}({args}) -> {result}")
-    return lines
+def _tool_line(item: dict[str, Any]) -> str:
+    args = tool_arguments_json(bounded_json(item.get("args", {}), SUMMARY_CHARS))
+    result = " ".join(clip_text(str(item.get("result", "")), 2 * SUMMARY_CHARS).split())
+    args, result = clip_text(args, SUMMARY_CHARS), clip_text(result, SUMMARY_CHARS)
+    return f"  - tool {clip_text(str(item.get('name')), NAME_CHARS)}({args}) -> {result}"
 
 
-def transcript(messages: Sequence[HistoryMessage]) -> str:
-    """Messages as the prompt quotes them: role, text, and abbreviated tool calls."""
-    blocks = []
-    for message in messages:
-        role = "User" if message.role == "user" else "Assistant"
-        text = message.content.strip()
-        if message.status == "failed":
-            error = message.metadata.get("error") or {}
-            text = (text + "\n" if text else "") + f"(this answer failed: {error.get('message')})"
-        lines = [f"{role}: {text}"]
-        if message.role == "assistant":
-            lines += _tool_lines(message.metadata)
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+def _block(message: HistoryMessage, chars: int) -> str:
+    """One message as quoted: at most `chars` characters, of which its text has half when it
+    made tool calls; at most `TOOL_LINES` calls, the rest counted."""
+    role = "User" if message.role == "user" else "Assistant"
+    found = message.metadata.get("toolCalls") if message.role == "assistant" else None
+    calls = [c for c in found[: TOOL_LINES + 1] if isinstance(c, dict)] if found else []
+    text = clip_text(message.content.strip(), chars // 2 if calls else chars)
+    if message.status == "failed":
+        error = message.metadata.get("error") or {}
+        reason = clip_text(str(error.get("message")), SUMMARY_CHARS)
+        text = (text + "\n" if text else "") + f"(this answer failed: {reason})"
+    lines = [f"{role}: {text}"]
+    room = chars - len(lines[0])
+    shown = 0
+    for item in calls[:TOOL_LINES]:
+        line = _tool_line(item)
+        if len(line) + SUMMARY_CHARS > room:
+            break
+        lines.append(line)
+        room -= len(line) + 1
+        shown += 1
+    if found and len(found) > shown:
+        lines.append(f"  - (and {len(found) - shown} more tool calls)")
+    return "\n".join(lines)
+
+
+def transcript(messages: Sequence[HistoryMessage], limits: HistoryLimits = HistoryLimits()) -> str:
+    """Messages as the prompt quotes them: role, text, and abbreviated tool calls; each cut to
+    `limits.message_chars`, and the oldest left out past `limits.total_chars`."""
+    blocks: list[str] = []
+    used = 0
+    for message in reversed(messages):
+        block = _block(message, limits.message_chars)
+        if blocks and used + len(block) > limits.total_chars:
+            left_out = len(messages) - len(blocks)
+            blocks.append(f"({left_out} earlier messages are left out here.)")
+            break
+        blocks.append(block)
+        used += len(block) + 2
+    return "\n\n".join(reversed(blocks))
 
 
 def quotable(messages: Sequence[HistoryMessage]) -> list[HistoryMessage]:
@@ -121,15 +156,18 @@ async def conversation_context(
 ) -> str:
     """The "Previous Conversation" text: the summary of old messages, then the recent ones."""
     messages = quotable(earlier)
-    keep = ctx.settings.agent_history_messages
+    settings = ctx.settings
+    limits = HistoryLimits(settings.agent_history_message_chars, settings.agent_history_chars)
+    keep = settings.agent_history_messages
     recent = messages[-keep:] if keep > 0 else []
     aged = messages[: len(messages) - len(recent)]
-    summary = await _summary(ctx, client, chat_id, saved, aged)
+    summary = await _summary(ctx, client, chat_id, saved, aged, limits)
     parts = []
     if summary:
+        summary = clip_text(summary, limits.message_chars)
         parts.append(f"Summary of the earlier conversation:\n{summary}")
     if recent:
-        parts.append(transcript(recent))
+        parts.append(transcript(recent, limits))
     return "\n\n".join(parts)
 
 
@@ -139,6 +177,7 @@ async def _summary(
     chat_id: uuid.UUID,
     saved: SavedSummary,
     aged: Sequence[HistoryMessage],
+    limits: HistoryLimits,
 ) -> str | None:
     if not aged:
         return None
@@ -147,15 +186,16 @@ async def _summary(
         return saved.text
     if saved.text and saved.through_seq is not None:
         new = [m for m in aged if m.seq > saved.through_seq]
-        material = f"Summary so far:\n{saved.text}\n\nLater messages:\n{transcript(new)}"
+        earlier = clip_text(saved.text, limits.message_chars)
+        material = f"Summary so far:\n{earlier}\n\nLater messages:\n{transcript(new, limits)}"
     else:
-        material = transcript(aged)
+        material = transcript(aged, limits)
     reply = await client.invoke(
         [SystemMessage(SUMMARY_INSTRUCTIONS), HumanMessage(material)],
         phase="history",
         purpose="summarise_history",
     )
-    text = text_of(reply.content).strip()
+    text = clip_text(text_of(reply.content).strip(), limits.message_chars)
     if not text:
         return saved.text
     async with ctx.database.session() as session:

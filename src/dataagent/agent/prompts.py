@@ -1,4 +1,5 @@
-"""The agent's prompts: seed 000's system prompt, the history summary prompt, fixed answers.
+"""The agent's prompts: seed 000's system prompt, the history summary prompt, fixed answers,
+and the notes a tool result carries when a limit cut it or kept a call from running.
 
 Pure: plain data in, text out. The system prompt holds the datasets retrieval found for
 the question (their full YAML), the relationships among them and the metrics it found (one
@@ -36,6 +37,51 @@ STEP_LIMIT_NOTICE = (
     "Answer now with what you have found so far, and say plainly what is missing or "
     "uncertain."
 )
+
+
+def call_not_run(limit: int, asked: int, first: bool = True) -> str:
+    """The result of a tool call past the turn's limit: it did not run. The first such call
+    says why at length; the others briefly (a turn may have thousands)."""
+    if not first:
+        return f"Not run: over the turn's limit of {limit} tool calls."
+    return (
+        f"Not run: a turn runs at most {limit} tool calls and this one asked for {asked}. "
+        f"Call again for what you still need, at most {limit} at a time."
+    )
+
+
+def tool_time_spent(budget_s: float) -> str:
+    """The result of a tool call made after the answer's tool time ran out: it did not run."""
+    return f"Not run: this answer's tool time ({budget_s:g} s) is spent; answer with what you have."
+
+
+def result_cut(left: int, limit: int, reached: str) -> str:
+    """The note ending a tool result the model is shown only part of.
+
+    `reached` says which limit cut it: `call` (one result), `turn` or `answer` (all of them).
+    """
+    if reached == "call":
+        return (
+            f"\n\n[{left:,} more characters of this result were left out: a tool result shows "
+            f"at most {limit:,}. To see less at once, aggregate (GROUP BY), add a LIMIT, or "
+            "print less (df.head(), a summary).]"
+        )
+    whose = "this turn's" if reached == "turn" else "this answer's"
+    advice = (
+        "Ask for less per call, or make fewer calls at a time."
+        if reached == "turn"
+        else "Answer with what you have, or ask for much less."
+    )
+    return (
+        f"\n\n[{left:,} more characters left out: {whose} tool results reached their limit "
+        f"of {limit:,} characters. {advice}]"
+    )
+
+
+def output_cut(left: int, where: str) -> str:
+    """The note where `run_python`'s printed output was cut (`where`: first or last part)."""
+    return f"[{left:,} more characters of output left out; showing the {where} part.]"
+
 
 SUMMARY_INSTRUCTIONS = (
     "You summarise the earlier part of a conversation between a user and a data analyst "
@@ -97,6 +143,9 @@ class PromptLimits:
 
     max_rows: int
     timeout_s: float
+    # The tool limits of an answer, stated when given.
+    calls_per_turn: int | None = None
+    result_chars: int | None = None
 
 
 def _datasets_section(datasets: Sequence[PromptDataset]) -> str:
@@ -163,7 +212,23 @@ def _database_section(dialect: str, limits: PromptLimits) -> str:
         f"- at most {limits.max_rows} rows come back (more are cut off and the result says "
         "so): aggregate, filter, GROUP BY or LIMIT instead of fetching raw rows;\n"
         f"- a query may run for {timeout} seconds at most."
-    )
+    ) + _tool_limits(limits)
+
+
+def _tool_limits(limits: PromptLimits) -> str:
+    lines = []
+    if limits.calls_per_turn is not None:
+        lines.append(
+            f"- at most {limits.calls_per_turn} tool calls run per turn; further calls of "
+            "that turn are not run;"
+        )
+    if limits.result_chars is not None:
+        lines.append(
+            f"- a tool result shows at most {limits.result_chars:,} characters, and all the "
+            "results of a turn and of an answer have a limit too: ask for what you need, "
+            "not everything."
+        )
+    return "\n\nTools:\n" + "\n".join(lines) if lines else ""
 
 
 def _instructions_section() -> str:

@@ -10,12 +10,13 @@ hosts it emits the message's start, completion or failure and stores the answer.
 Limits: `agent_recursion_limit` graph steps (a model turn and a tool round are one step
 each). At the limit the model is asked once, without running more tools, to answer with
 what it has; if it still gives no text the answer fails with LLM_ERROR. Three turns in a
-row with malformed tool calls end the answer with LLM_ERROR.
+row with malformed tool calls end the answer with LLM_ERROR. Each tool round runs under the
+answer's `ToolBudget` (calls per turn, calls at once, tool time, characters the model
+reads: `agent.budget`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from collections.abc import Sequence
@@ -37,26 +38,21 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 
 from dataagent.agent import history
+from dataagent.agent.budget import ToolBudget, prompt_limits
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import Grounding, ground
-from dataagent.agent.history import HistoryMessage, SavedSummary, clip, name_from_question
+from dataagent.agent.history import HistoryMessage, SavedSummary, name_from_question
 from dataagent.agent.observer import EventObserver
 from dataagent.agent.prompts import (
     NO_ANSWER,
     NO_ANSWER_AFTER_QUERIES,
     STEP_LIMIT_NOTICE,
-    PromptLimits,
     system_prompt,
 )
-from dataagent.agent.tools import (
-    ToolOutcome,
-    ToolScope,
-    invalid_call_outcome,
-    make_tools,
-    run_tool_call,
-)
+from dataagent.agent.tool_calls import ToolOutcome, run_turn
+from dataagent.agent.tools import ToolScope, make_tools
 from dataagent.errors import DataAgentError, ErrorCode, not_found
-from dataagent.llm.calls import ChatClient, text_of
+from dataagent.llm.calls import ChatClient, bounded_json, clip_text, text_of
 from dataagent.services import chats
 from dataagent.services.context import AppContext
 
@@ -99,6 +95,7 @@ class ReactLoop:
         prompt: str,
         emit: Emit,
         result_chars: int,
+        budget: ToolBudget,
     ) -> None:
         self.client = client
         self.tools = tools
@@ -106,6 +103,7 @@ class ReactLoop:
         self.prompt = prompt
         self.emit = emit
         self.result_chars = result_chars
+        self.budget = budget
         self.tool_calls: list[dict[str, Any]] = []
         self.step_limit_reached = False
         builder = StateGraph(AgentState)
@@ -143,42 +141,31 @@ class ReactLoop:
         return END
 
     async def run_tools(self, state: AgentState) -> dict[str, Any]:
-        """Run the turn's tool calls concurrently; each result matched to its call by id."""
+        """Run the turn's tool calls under the answer's budget; each result matched to its
+        call by id."""
         reply = state["messages"][-1]
         assert isinstance(reply, AIMessage)
-        valid = [dict(c) for c in reply.tool_calls]
-        invalid = [dict(c) for c in reply.invalid_tool_calls]
-        for call in valid + invalid:
-            call["id"] = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
-            await self.emit(
-                "tool_call", {"id": call["id"], "name": call.get("name"), "args": call.get("args")}
-            )
-
-        async def one(call: dict[str, Any]) -> ToolOutcome:
-            outcome = await run_tool_call(self.by_name, call)
-            await self._report(outcome)
-            return outcome
-
-        outcomes = list(await asyncio.gather(*(one(c) for c in valid)))
-        for call in invalid:
-            outcome = invalid_call_outcome(call)
-            await self._report(outcome)
-            outcomes.append(outcome)
-        malformed = state.get("malformed_turns", 0) + 1 if any(o.malformed for o in outcomes) else 0
+        turn = await run_turn(
+            self.budget, self.by_name, reply, on_call=self._announce, on_outcome=self._report
+        )
+        malformed = (
+            state.get("malformed_turns", 0) + 1 if any(o.malformed for o in turn.outcomes) else 0
+        )
         if malformed >= MAX_MALFORMED_TURNS:
             raise DataAgentError(ErrorCode.LLM_ERROR, MALFORMED)
-        return {
-            "messages": [o.message() for o in outcomes],
-            "malformed_turns": malformed,
-        }
+        return {"messages": turn.messages, "malformed_turns": malformed}
+
+    async def _announce(self, call: dict[str, Any]) -> None:
+        args = bounded_json(call.get("args"), self.result_chars)
+        await self.emit("tool_call", {"id": call["id"], "name": call.get("name"), "args": args})
 
     async def _report(self, outcome: ToolOutcome) -> None:
-        result = clip(outcome.text, self.result_chars)
+        result = clip_text(outcome.text, self.result_chars)
         self.tool_calls.append(
             {
                 "id": outcome.id,
                 "name": outcome.name,
-                "args": outcome.args,
+                "args": bounded_json(outcome.args, self.result_chars),
                 "result": result,
                 "isError": outcome.is_error,
                 "durationMs": outcome.duration_ms,
@@ -288,31 +275,33 @@ async def answer_message(
     conversation = await history.conversation_context(
         ctx, client, request.chat_id, prepared.saved, prepared.earlier
     )
-    grounding = prepared.grounding
+    grounding, scope = prepared.grounding, prepared.scope
     prompt = system_prompt(
         grounding.datasets,
         grounding.joins,
-        prepared.scope.dialect,
-        PromptLimits(settings.query_max_rows, settings.query_timeout_s),
+        scope.dialect,
+        prompt_limits(settings),
         conversation,
         grounding.metrics,
     )
     loop = ReactLoop(
-        client, make_tools(prepared.scope), prompt, emit, settings.agent_tool_result_chars
+        client, make_tools(scope), prompt, emit, settings.agent_tool_result_chars, scope.budget
     )
     content = await loop.run(prepared.question, settings.agent_recursion_limit)
     if not content.strip():
-        content = default_answer(prepared.scope.queries_run)
+        content = default_answer(scope.queries_run)
         await emit("message_chunk", {"chunk": content})
     metadata: dict[str, Any] = {
         "toolCalls": loop.tool_calls,
         "tokensUsed": client.usage.to_json(),
-        "datasetsUsed": prepared.scope.datasets_used,
-        "charts": prepared.scope.charts,
+        "datasetsUsed": scope.datasets_used,
+        "charts": scope.charts,
         "startedAt": started_at.isoformat(),
         "durationMs": round((time.perf_counter() - started) * 1000),
         "agentMode": "react",
     }
     if loop.step_limit_reached:
         metadata["stepLimitReached"] = True
+    if scope.budget.calls_not_run:
+        metadata["toolCallsNotRun"] = scope.budget.calls_not_run
     return Answer(content, metadata)

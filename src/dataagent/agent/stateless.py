@@ -4,7 +4,8 @@ Nothing is stored but the query records and charts the tools make. The loop stre
 model turn's text as `chunk`; a turn that calls tools is followed by `clear_streaming`,
 the tools run, and each one is reported as a `tool_call` event with its input, the text
 the model thought aloud, a result summary and its duration. At most
-`agent_max_tool_rounds` tool rounds; then `error`. The end is `done` or `error`.
+`agent_max_tool_rounds` tool rounds; then `error`. Each round runs under the answer's
+`ToolBudget`, as the ReAct loop's do (`agent.budget`). The end is `done` or `error`.
 """
 
 from __future__ import annotations
@@ -17,20 +18,16 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool
 
+from dataagent.agent.budget import prompt_limits
 from dataagent.agent.chart_tool import make_chart_tool
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import ground
-from dataagent.agent.history import SUMMARY_CHARS, clip
-from dataagent.agent.prompts import PromptLimits, system_prompt
-from dataagent.agent.tools import (
-    ToolOutcome,
-    ToolScope,
-    invalid_call_outcome,
-    make_tools,
-    run_tool_calls,
-)
+from dataagent.agent.history import SUMMARY_CHARS
+from dataagent.agent.prompts import system_prompt
+from dataagent.agent.tool_calls import ToolOutcome, run_turn
+from dataagent.agent.tools import ToolScope, make_tools
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.calls import ChatClient, text_of, tool_arguments_json
+from dataagent.llm.calls import ChatClient, bounded_json, clip_text, text_of, tool_arguments_json
 from dataagent.services import ontologies
 from dataagent.services.connections import ontology_target
 from dataagent.services.context import AppContext
@@ -38,6 +35,8 @@ from dataagent.services.context import AppContext
 log = logging.getLogger(__name__)
 
 ROLES = ("user", "assistant")
+# What a one-line summary is made from: enough to fill it once whitespace is collapsed.
+_ROOM = 2 * SUMMARY_CHARS
 
 
 def check_messages(messages: Sequence[dict[str, Any]]) -> list[BaseMessage]:
@@ -60,17 +59,18 @@ def check_messages(messages: Sequence[dict[str, Any]]) -> list[BaseMessage]:
 
 def input_summary(args: Any) -> str:
     """A tool call's input in one short line."""
+    # Cut before anything else: the arguments are the model's and may be megabytes.
     if isinstance(args, dict) and len(args) == 1:
         (value,) = args.values()
-        text = value if isinstance(value, str) else tool_arguments_json(value)
+        text = value if isinstance(value, str) else tool_arguments_json(bounded_json(value, _ROOM))
     else:
-        text = tool_arguments_json(args)
-    return clip(" ".join(str(text).split()), SUMMARY_CHARS)
+        text = tool_arguments_json(bounded_json(args, _ROOM))
+    return clip_text(" ".join(clip_text(str(text), _ROOM).split()), SUMMARY_CHARS)
 
 
 def result_summary(outcome: ToolOutcome) -> str:
     """A tool result in one short line."""
-    return clip(" ".join(outcome.text.split()), SUMMARY_CHARS)
+    return clip_text(" ".join(clip_text(outcome.text, _ROOM).split()), SUMMARY_CHARS)
 
 
 async def _tools(
@@ -140,7 +140,7 @@ async def _chat(
         grounding.datasets,
         grounding.joins,
         model.dialect,
-        PromptLimits(settings.query_max_rows, settings.query_timeout_s),
+        prompt_limits(settings),
         metrics=grounding.metrics,
     )
 
@@ -162,22 +162,21 @@ async def _chat(
         iteration += 1
         await emit("clear_streaming", {})
         thinking = text_of(reply.content)
-        outcomes = await run_tool_calls(by_name, [dict(c) for c in reply.tool_calls])
-        outcomes += [invalid_call_outcome(dict(c)) for c in reply.invalid_tool_calls]
+        turn = await run_turn(scope.budget, by_name, reply)
         history.append(reply)
-        for outcome in outcomes:
+        history.extend(turn.messages)
+        for outcome in turn.outcomes:
             await emit(
                 "tool_call",
                 {
                     "tool": outcome.name,
                     "input_summary": input_summary(outcome.args),
-                    "input_raw": outcome.args,
-                    "thinking": thinking,
+                    "input_raw": bounded_json(outcome.args, settings.agent_tool_result_chars),
+                    "thinking": clip_text(thinking, settings.agent_tool_result_chars),
                     "result_summary": result_summary(outcome),
                     "duration_ms": outcome.duration_ms,
                     "iteration": iteration,
                 },
             )
-            history.append(outcome.message())
         while made:
             await emit("chart", made.pop(0))

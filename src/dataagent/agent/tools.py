@@ -1,18 +1,16 @@
-"""Seed 000's five tools, bound to one answer, and the runner that executes tool calls.
+"""Seed 000's five tools, bound to one answer.
 
 `query_database`, `get_dataset_details`, `get_sample_data`, `run_python` and
 `list_datasets` are LangChain tools over one `ToolScope`: the caller, the chat's query
-target (the ontology's tables are the allow-list), the question and the run. A tool that
-fails raises `ToolException` with "Error (CODE): message"; `run_tool_call` turns that (and
-unknown tools, malformed or schema-invalid arguments) into text the model reads, so the
-model can recover. Each tool opens its own short database session.
+target (the ontology's tables are the allow-list), the question, the run and the answer's
+`ToolBudget`. A tool that fails raises `ToolException` with "Error (CODE): message";
+`tool_calls.run_tool_call` turns that (and unknown tools, malformed or schema-invalid
+arguments) into text the model reads, so the model can recover. Each tool opens its own
+short database session.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,11 +18,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pandas as pd
-from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from sqlglot import exp
 
+from dataagent.agent.budget import ToolBudget, ToolLimits, cut_output
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import prompt_metrics
 from dataagent.agent.prompts import metric_line
@@ -69,6 +67,11 @@ class ToolScope:
     datasets_used: list[str] = field(default_factory=list)
     charts: list[dict[str, Any]] = field(default_factory=list)
     queries_run: int = 0
+    # What the answer's tool calls may still cost (made from the settings).
+    budget: ToolBudget = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.budget = ToolBudget(ToolLimits.of(self.ctx.settings))
 
     @property
     def dialect(self) -> str:
@@ -282,9 +285,12 @@ async def _run_python(scope: ToolScope, code: str) -> str:
     except DataAgentError as exc:
         raise ToolException(error_text(exc)) from exc
     blocks = []
+    # The sandbox keeps up to a megabyte of each stream; the model reads a part of each, so
+    # that a flood of output cannot push the error out of what it sees.
+    room = scope.budget.limits.chars_per_call
     if result.stdout.strip():
-        blocks.append(f"**Output:**\n```\n{result.stdout.rstrip()}\n```")
-    errors = result.stderr.rstrip()
+        blocks.append(f"**Output:**\n```\n{cut_output(result.stdout.rstrip(), room // 2)}\n```")
+    errors = cut_output(result.stderr.rstrip(), room // 4, keep="last")
     if result.error is not None:
         message = f"{result.error.code.value}: {result.error.message}"
         errors = f"{errors}\n{message}" if errors else message
@@ -329,83 +335,3 @@ async def _keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
         await scope.emit("chart", {**entry, "chartType": "image", "spec": None})
         lines.append(f"![chart]({url})")
     return lines
-
-
-# --- running the model's tool calls ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    """One tool call and how it went: the full text for the model, and whether it failed."""
-
-    id: str
-    name: str
-    args: Any
-    text: str
-    is_error: bool
-    duration_ms: int
-    # Malformed JSON or arguments that do not fit the tool's schema (the model's fault).
-    malformed: bool = False
-
-    def message(self) -> ToolMessage:
-        """The result as the model reads it, matched to its call by id."""
-        return ToolMessage(
-            content=self.text,
-            tool_call_id=self.id,
-            name=self.name,
-            status="error" if self.is_error else "success",
-        )
-
-
-def invalid_call_outcome(call: dict[str, Any]) -> ToolOutcome:
-    """A tool call whose arguments were not valid JSON, answered with an error."""
-    name = str(call.get("name") or "")
-    text = (
-        f"Error (VALIDATION_ERROR): the arguments of {name or 'the tool call'} were not valid "
-        f"JSON ({call.get('error') or 'could not be parsed'}); send them again as one JSON object."
-    )
-    call_id = str(call.get("id") or f"call_{uuid.uuid4().hex[:12]}")
-    return ToolOutcome(call_id, name, call.get("args"), text, True, 0, True)
-
-
-async def run_tool_call(tools: dict[str, BaseTool], call: dict[str, Any]) -> ToolOutcome:
-    """Run one tool call; every failure becomes error text the model can read."""
-    call_id, name, args = str(call.get("id") or ""), str(call.get("name") or ""), call.get("args")
-    started = time.perf_counter()
-
-    def outcome(text: str, is_error: bool = False, malformed: bool = False) -> ToolOutcome:
-        ms = round((time.perf_counter() - started) * 1000)
-        return ToolOutcome(call_id, name, args, text, is_error, ms, malformed)
-
-    tool = tools.get(name)
-    if tool is None:
-        known = ", ".join(sorted(tools))
-        return outcome(
-            f"Error (VALIDATION_ERROR): there is no tool named {name!r}; use {known}.", True
-        )
-    try:
-        result = await tool.ainvoke(args if isinstance(args, dict) else {})
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
-        )
-        return outcome(
-            f"Error (VALIDATION_ERROR): invalid arguments for {name}: {problems}.", True, True
-        )
-    except ToolException as exc:
-        return outcome(str(exc), True)
-    except DataAgentError as exc:
-        return outcome(error_text(exc), True)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # a tool's own bug must not end the answer: the model is told
-        return outcome(f"Error (INTERNAL_ERROR): {name} failed ({type(exc).__name__}).", True)
-    text = result if isinstance(result, str) else json.dumps(result, default=str)
-    return outcome(text)
-
-
-async def run_tool_calls(
-    tools: dict[str, BaseTool], calls: Sequence[dict[str, Any]]
-) -> list[ToolOutcome]:
-    """Run a turn's tool calls concurrently; outcomes in the order of the calls."""
-    return list(await asyncio.gather(*(run_tool_call(tools, c) for c in calls)))

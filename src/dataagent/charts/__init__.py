@@ -2,11 +2,19 @@
 
 A pure room: no web framework, no ORM. `ChartRequest` says what to draw; `vega_lite` and
 `render.render_png` draw it (import the latter from its module: it loads matplotlib);
-`infer_chart` proposes one from a query result's columns and rows.
+`infer_chart` proposes one from a query result's columns and rows. `ChartLimits` and
+`size_problems` bound what a request may ask for before any of that work is done.
 """
 
 from dataagent.charts.inference import infer_chart
-from dataagent.charts.request import CHART_TYPES, ChartRequest, ChartType
+from dataagent.charts.request import (
+    CHART_TYPES,
+    ChartLimits,
+    ChartRequest,
+    ChartType,
+    json_chars,
+    size_problems,
+)
 from dataagent.charts.shape import MAX_CATEGORIES, ChartData, describe, prepare
 from dataagent.charts.spec import vega_lite
 
@@ -14,10 +22,13 @@ __all__ = [
     "CHART_TYPES",
     "MAX_CATEGORIES",
     "ChartData",
+    "ChartLimits",
     "ChartRequest",
     "ChartType",
     "describe",
     "infer_chart",
+    "json_chars",
     "prepare",
+    "size_problems",
     "vega_lite",
 ]

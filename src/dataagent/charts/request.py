@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -15,6 +16,104 @@ CHART_TYPES: tuple[ChartType, ...] = ("bar", "line", "pie", "stacked_bar")
 MAX_ROWS = 5_000
 MAX_Y_COLUMNS = 10
 MAX_TITLE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class ChartLimits:
+    """How big a chart may be: its arguments, checked by `size_problems` before any other
+    work, and its Vega-Lite spec, checked before it is drawn or kept."""
+
+    argument_chars: int = 1_000_000
+    rows: int = MAX_ROWS
+    columns: int = 20
+    text_chars: int = 200
+    spec_chars: int = 2_000_000
+
+
+def size_problems(arguments: dict[str, Any], limits: ChartLimits) -> list[str]:
+    """What makes a chart's arguments too big to draw (none: an empty list).
+
+    Cheap whatever the size of `arguments`: the total is counted only up to its limit, and
+    each check stops at the first row that breaks it. What is not the right type is left to
+    `ChartRequest`'s own validation.
+    """
+    if json_chars(arguments, limits.argument_chars) > limits.argument_chars:
+        return [
+            f"The arguments are over {limits.argument_chars:,} characters. Chart aggregated "
+            f"data (GROUP BY in SQL first): at most {limits.rows:,} rows, labels of at most "
+            f"{limits.text_chars} characters."
+        ]
+    problems = []
+    for role in ("x", "series"):
+        name = arguments.get(role)
+        if isinstance(name, str) and len(name) > limits.text_chars:
+            problems.append(f"{role}: a column name has at most {limits.text_chars} characters.")
+    y = arguments.get("y")
+    if isinstance(y, list) and any(isinstance(n, str) and len(n) > limits.text_chars for n in y):
+        problems.append(f"y: a column name has at most {limits.text_chars} characters.")
+    rows = arguments.get("data")
+    if not isinstance(rows, list):
+        return problems
+    if len(rows) > limits.rows:
+        problems.append(
+            f"data: {len(rows):,} rows; a chart takes at most {limits.rows:,}. Aggregate with "
+            "SQL first (GROUP BY), or keep the top rows (ORDER BY ... LIMIT)."
+        )
+    columns: set[str] = set()
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            continue
+        columns.update(row)
+        if len(columns) > limits.columns:
+            problems.append(
+                f"data: the rows have more than {limits.columns} columns; keep only the "
+                "columns the chart shows."
+            )
+            break
+        long = next(
+            (
+                column
+                for column, value in row.items()
+                if len(column) > limits.text_chars
+                or (isinstance(value, str) and len(value) > limits.text_chars)
+            ),
+            None,
+        )
+        if long is not None:
+            problems.append(
+                f"data: row {number}, column {long[: limits.text_chars]!r}: a column name or "
+                f"text value has at most {limits.text_chars} characters; shorten the labels "
+                "(e.g. SUBSTR in SQL)."
+            )
+            break
+    return problems
+
+
+def json_chars(value: Any, limit: int) -> int:
+    """About how many characters `value` takes as JSON, counted only until past `limit`."""
+    stack = [value]
+    total = 0
+    while stack and total <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item) + 2
+        elif isinstance(item, dict):
+            total += 2
+            for key, inner in item.items():
+                total += len(str(key)) + 4
+                stack.append(inner)
+                if total > limit:
+                    break
+        elif isinstance(item, list | tuple):
+            total += 2
+            for inner in item:
+                total += 1
+                stack.append(inner)
+                if total > limit:
+                    break
+        else:
+            total += len(str(item))
+    return total
 
 
 class ChartRequest(BaseModel):

@@ -7,6 +7,12 @@ failed connection is retried with backoff, but only while no text of this call h
 `LlmCall` record handed to the `CallObserver` (which emits `llm_call_start`/`llm_call_end`
 and keeps the trace). A failure the caller sees is a `DataAgentError` with `LLM_ERROR`, its
 message free of keys and addresses.
+
+A trace keeps what is new in each call's prompt, not the whole prompt again: when a call's
+messages begin with every message of the client's previous call, its `prompt_messages` start
+with a reference to that call (`{"role": "earlier", "callIndex": k, "messageCount": n}`) and
+hold only the messages after them, cut to `trace_chars` characters in all. An answer's traces
+so grow with what was said, not with the number of calls times the prompt.
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ log = logging.getLogger(__name__)
 TextSink = Callable[[str], Awaitable[None]]
 
 _PREVIEW_CHARS = 200
+TRACE_CHARS = 100_000
+# Room kept for a key of an object that `bounded_json` cuts down.
+_KEY_CHARS = 100
+ELLIPSIS = "…"
 
 
 def _utcnow() -> datetime:
@@ -68,10 +78,13 @@ class LlmCall:
     duration_ms: int = 0
     error: str | None = None
     attempts: int = 1
+    # The whole prompt sent (`prompt_messages` may hold only its new part) and the reply's calls.
+    prompt_message_count: int = 0
+    prompt_chars: int = 0
+    tool_call_count: int = 0
 
     def start_event(self) -> dict[str, Any]:
         """The payload of `llm_call_start`."""
-        chars = sum(len(str(m.get("content", ""))) for m in self.prompt_messages)
         payload: dict[str, Any] = {
             "phase": self.phase,
             "callIndex": self.call_index,
@@ -79,7 +92,10 @@ class LlmCall:
             "provider": self.provider,
             "model": self.model,
             "structuredOutput": self.structured_output,
-            "promptSummary": {"messageCount": len(self.prompt_messages), "totalChars": chars},
+            "promptSummary": {
+                "messageCount": self.prompt_message_count,
+                "totalChars": self.prompt_chars,
+            },
         }
         if self.step_id is not None:
             payload["stepId"] = self.step_id
@@ -96,7 +112,7 @@ class LlmCall:
             "completionTokens": self.usage.completion,
             "totalTokens": self.usage.total,
             "responsePreview": (self.response_content or "")[:_PREVIEW_CHARS],
-            "toolCallCount": len(self.tool_calls or []),
+            "toolCallCount": self.tool_call_count,
         }
         if self.step_id is not None:
             payload["stepId"] = self.step_id
@@ -130,18 +146,117 @@ def text_of(content: Any) -> str:
     return ""
 
 
-def message_record(message: BaseMessage) -> dict[str, Any]:
-    """A message as a trace keeps it: role, content, tool calls, tool call id."""
-    record: dict[str, Any] = {"role": message.type, "content": message.content}
+def clip_text(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, the cut marked with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - len(ELLIPSIS), 0)] + ELLIPSIS
+
+
+def bounded_json(value: Any, chars: int) -> Any:
+    """A JSON-like value cut down to about `chars` characters of JSON.
+
+    Long strings are shortened with an ellipsis; a list or object that runs out of room ends
+    with a note of how many items were left out. The work done is about `chars`, whatever the
+    size of `value`, so it is safe on anything a model sends.
+    """
+    shrunk, _ = _shrink(value, chars)
+    return shrunk
+
+
+def _shrink(value: Any, room: int) -> tuple[Any, int]:
+    """`value` cut to about `room` characters of JSON, and the characters it takes."""
+    if isinstance(value, str):
+        text = clip_text(value, max(room, 1))
+        return text, len(text) + 2
+    if value is None or isinstance(value, bool | int | float):
+        return value, len(json.dumps(value, default=str))
+    if isinstance(value, dict):
+        shrunk: dict[str, Any] = {}
+        used = 2
+        for n, (key, item) in enumerate(value.items()):
+            if used >= room:
+                shrunk[ELLIPSIS] = f"{len(value) - n} more keys left out"
+                break
+            name = clip_text(str(key), _KEY_CHARS)
+            shrunk[name], size = _shrink(item, room - used - len(name) - 4)
+            used += size + len(name) + 4
+        return shrunk, used
+    if isinstance(value, list | tuple):
+        items: list[Any] = []
+        used = 2
+        for n, item in enumerate(value):
+            if used >= room:
+                items.append(f"{ELLIPSIS} {len(value) - n} more items left out")
+                break
+            kept, size = _shrink(item, room - used - 1)
+            items.append(kept)
+            used += size + 1
+        return items, used
+    return _shrink(str(value), room)
+
+
+def message_record(message: BaseMessage, chars: int = TRACE_CHARS) -> dict[str, Any]:
+    """A message as a trace keeps it: role, content, tool calls, tool call id, cut to about
+    `chars` characters."""
+    content = message.content
+    kept = clip_text(content, chars) if isinstance(content, str) else bounded_json(content, chars)
+    record: dict[str, Any] = {"role": message.type, "content": kept}
     tool_calls = getattr(message, "tool_calls", None)
     if tool_calls:
-        record["tool_calls"] = [
-            {"id": c.get("id"), "name": c.get("name"), "args": c.get("args")} for c in tool_calls
-        ]
+        room = max(chars - len(kept) if isinstance(kept, str) else chars // 2, _KEY_CHARS)
+        record["tool_calls"] = bounded_json(
+            [{"id": c.get("id"), "name": c.get("name"), "args": c.get("args")} for c in tool_calls],
+            room,
+        )
     tool_call_id = getattr(message, "tool_call_id", None)
     if tool_call_id:
         record["tool_call_id"] = tool_call_id
     return record
+
+
+def trace_messages(
+    messages: Sequence[BaseMessage], chars: int, earlier: tuple[int, int] | None = None
+) -> list[dict[str, Any]]:
+    """The records a trace keeps of a prompt's messages, about `chars` characters in all.
+
+    `earlier` (call index, message count) says the prompt began with that many messages of
+    that call's prompt, which `messages` leaves out. Messages past the room are counted, not
+    kept: `{"role": "omitted", "messageCount": n}`.
+    """
+    records: list[dict[str, Any]] = []
+    if earlier is not None:
+        records.append({"role": "earlier", "callIndex": earlier[0], "messageCount": earlier[1]})
+    room = chars
+    for n, message in enumerate(messages):
+        if room <= 0:
+            records.append({"role": "omitted", "messageCount": len(messages) - n})
+            break
+        record = message_record(message, room)
+        records.append(record)
+        room -= len(json.dumps(record, ensure_ascii=False, default=str))
+    return records
+
+
+def _same_message(a: BaseMessage, b: BaseMessage) -> bool:
+    if a is b:
+        return True
+    return (
+        a.type == b.type
+        and a.content == b.content
+        and getattr(a, "tool_call_id", None) == getattr(b, "tool_call_id", None)
+        and getattr(a, "tool_calls", None) == getattr(b, "tool_calls", None)
+    )
+
+
+def shared_prefix(earlier: Sequence[BaseMessage], messages: Sequence[BaseMessage]) -> int:
+    """How many messages `messages` begins with that are those `earlier` began with."""
+    count = 0
+    for a, b in zip(earlier, messages, strict=False):
+        if not _same_message(a, b):
+            break
+        count += 1
+    return count
 
 
 # Error types a provider sends inside a stream that had already answered 200 (an SSE error
@@ -231,6 +346,7 @@ class ChatClient:
         max_retries: int = 2,
         backoff_s: float = 0.5,
         max_backoff_s: float = 8.0,
+        trace_chars: int = TRACE_CHARS,
     ) -> None:
         self.model = model
         self.info = info
@@ -238,7 +354,10 @@ class ChatClient:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
+        self.trace_chars = trace_chars
         self.calls: list[LlmCall] = []
+        # The previous call's messages: a prompt that begins with them is traced as new ones.
+        self._sent: list[BaseMessage] = []
 
     @property
     def usage(self) -> TokenUsage:
@@ -286,14 +405,16 @@ class ChatClient:
                 record.error = describe_failure(exc, self.info.provider)
                 await self._end(record, started)
                 raise DataAgentError(ErrorCode.LLM_ERROR, record.error) from exc
-        record.response_content = text_of(message.content)
-        record.tool_calls = [
+        record.response_content = clip_text(text_of(message.content), self.trace_chars)
+        calls = [
             {"id": c.get("id"), "name": c.get("name"), "args": c.get("args")}
             for c in message.tool_calls
         ] + [
             {"id": c.get("id"), "name": c.get("name"), "args": c.get("args"), "invalid": True}
             for c in message.invalid_tool_calls
-        ] or None
+        ]
+        record.tool_call_count = len(calls)
+        record.tool_calls = bounded_json(calls, self.trace_chars) if calls else None
         record.usage = usage_of(message)
         await self._end(record, started)
         return message
@@ -316,17 +437,20 @@ class ChatClient:
         on_text: TextSink | None,
         shown: _Shown,
     ) -> AIMessage:
-        merged: AIMessageChunk | None = None
+        chunks: list[AIMessageChunk] = []
         async for chunk in runnable.astream(list(messages)):
             if not isinstance(chunk, AIMessageChunk):
                 continue
-            merged = chunk if merged is None else merged + chunk
+            chunks.append(chunk)
             piece = text_of(chunk.content)
             if piece and on_text is not None:
                 shown.value = True
                 await on_text(piece)
-        if merged is None:
+        if not chunks:
             return AIMessage(content="")
+        # Merged once at the end: adding each chunk to the sum so far rebuilt the message
+        # every time, which took over a minute for a turn of 3,000 tool calls.
+        merged = chunks[0] + chunks[1:]
         valid, invalid = strict_tool_calls(merged)
         return AIMessage(
             content=merged.content,
@@ -346,6 +470,9 @@ class ChatClient:
         *,
         structured: bool,
     ) -> LlmCall:
+        shared = shared_prefix(self._sent, messages) if self.calls else 0
+        earlier = (self.calls[-1].call_index, shared) if shared else None
+        self._sent = list(messages)
         record = LlmCall(
             call_index=len(self.calls),
             phase=phase,
@@ -354,9 +481,11 @@ class ChatClient:
             model=self.info.model,
             temperature=self.info.temperature,
             structured_output=structured,
-            prompt_messages=[message_record(m) for m in messages],
+            prompt_messages=trace_messages(messages[shared:], self.trace_chars, earlier),
             started_at=_utcnow(),
             step_id=step_id,
+            prompt_message_count=len(messages),
+            prompt_chars=sum(_chars(m.content) for m in messages),
         )
         self.calls.append(record)
         return record
@@ -366,6 +495,12 @@ class ChatClient:
         record.duration_ms = round((time.perf_counter() - started) * 1000)
         if self.observer is not None:
             await self.observer.call_ended(record)
+
+
+def _chars(content: Any) -> int:
+    if isinstance(content, str):
+        return len(content)
+    return len(json.dumps(content, ensure_ascii=False, default=str))
 
 
 def strict_tool_calls(merged: AIMessageChunk) -> tuple[list[ToolCall], list[InvalidToolCall]]:

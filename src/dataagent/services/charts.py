@@ -13,8 +13,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.charts import ChartRequest, vega_lite
+from dataagent.charts import ChartLimits, ChartRequest, json_chars, vega_lite
 from dataagent.charts.render import render_png
+from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
 from dataagent.store import charts as store
@@ -89,22 +90,44 @@ async def save_image(
     )
 
 
+def chart_limits(settings: Settings) -> ChartLimits:
+    """The limits the settings name (`chart_*`)."""
+    return ChartLimits(
+        argument_chars=settings.chart_max_argument_chars,
+        rows=settings.chart_max_rows,
+        columns=settings.chart_max_columns,
+        text_chars=settings.chart_max_text_chars,
+        spec_chars=settings.chart_max_spec_chars,
+    )
+
+
 async def create_chart(
     ctx: AppContext, owner_id: uuid.UUID, message_id: uuid.UUID | None, request: ChartRequest
 ) -> Chart:
     """Draw a chart request (PNG and Vega-Lite spec) and keep it, committed in its own session.
 
-    The drawing runs in a worker thread, so the event loop keeps serving while it does.
+    VALIDATION_ERROR, before anything is drawn, when the spec would be over
+    `chart_max_spec_chars`. The drawing runs in a worker thread, so the event loop keeps
+    serving while it does.
     """
-    png, spec = await asyncio.to_thread(_draw, request)
+    limits = chart_limits(ctx.settings)
+    png, spec = await asyncio.to_thread(_draw, request, limits.spec_chars)
     async with ctx.database.session() as session:
         chart = await save_image(session, owner_id, message_id, png, request.title, spec=spec)
         await session.commit()
     return chart
 
 
-def _draw(request: ChartRequest) -> tuple[bytes, dict[str, Any]]:
-    return render_png(request), vega_lite(request)
+def _draw(request: ChartRequest, spec_chars: int) -> tuple[bytes, dict[str, Any]]:
+    spec = vega_lite(request)
+    if json_chars(spec, spec_chars) > spec_chars:
+        values = len(spec["data"]["values"])
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            f"The chart would hold {values:,} values, over {spec_chars:,} characters: "
+            "aggregate the rows first, or use fewer series or shorter labels.",
+        )
+    return render_png(request), spec
 
 
 async def get_chart(session: AsyncSession, owner_id: uuid.UUID, chart_id: uuid.UUID) -> Chart:

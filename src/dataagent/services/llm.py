@@ -170,7 +170,13 @@ async def chat_client(
         model = ctx.chat_model_factory(info)
     else:
         model = _shared_model(ctx, provider, override)
-    return ChatClient(model, info, observer=observer, max_retries=ctx.settings.llm_max_retries)
+    return ChatClient(
+        model,
+        info,
+        observer=observer,
+        max_retries=ctx.settings.llm_max_retries,
+        trace_chars=ctx.settings.llm_trace_chars,
+    )
 
 
 def _shared_model(ctx: AppContext, provider: ProviderId, override: ModelOverride) -> BaseChatModel:

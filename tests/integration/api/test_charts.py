@@ -266,7 +266,7 @@ async def test_invalid_arguments_come_back_to_the_model_as_text(
     tool = make_chart_tool(world.context, world.contributor.id, None, on_chart)
     answer = await tool.ainvoke(args)
     assert isinstance(answer, str)
-    assert answer.startswith("Error: the chart was not made. ")
+    assert answer.startswith("Error (VALIDATION_ERROR): the chart was not made. ")
     assert expected in answer
     assert reported == []
     async with world.database.session() as session:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from dataagent.agent.history import HistoryMessage, clip, name_from_question, quotable, transcript
+from dataagent.agent.history import (
+    TOOL_LINES,
+    HistoryLimits,
+    HistoryMessage,
+    name_from_question,
+    quotable,
+    transcript,
+)
+from dataagent.llm.calls import clip_text
 
 
 @pytest.mark.parametrize(
@@ -30,8 +38,8 @@ def test_name_from_question(question: str, name: str) -> None:
 
 
 def test_clip() -> None:
-    assert clip("abc", 3) == "abc"
-    assert clip("abcd", 3) == "ab…"
+    assert clip_text("abc", 3) == "abc"
+    assert clip_text("abcd", 3) == "ab…"
 
 
 def test_transcript_quotes_tool_calls_and_failures() -> None:
@@ -67,3 +75,39 @@ def test_transcript_quotes_tool_calls_and_failures() -> None:
         "Assistant: (this answer failed: Cancelled.)\n\n"
         "User: Again?"
     )
+
+
+def test_an_answer_with_thousands_of_tool_calls_is_quoted_briefly() -> None:
+    calls = [
+        {
+            "name": "run_python",
+            "args": {"code": "print('x' * 2_000_000)" * 1000},
+            "result": "x" * 5000,
+        }
+        for _ in range(3000)
+    ]
+    answer = HistoryMessage(
+        1, "assistant", "Done." + "!" * 100_000, "complete", {"toolCalls": calls}
+    )
+    quoted = transcript([answer], HistoryLimits(message_chars=4000, total_chars=40_000))
+    assert len(quoted) <= 4000 + 50
+    assert quoted.startswith("Assistant: Done.!!!")
+    assert quoted.endswith(" more tool calls)")
+    briefly = HistoryMessage(1, "assistant", "Done.", "complete", {"toolCalls": calls})
+    text = transcript([briefly], HistoryLimits(message_chars=10_000))
+    assert text.count("  - tool run_python(") == TOOL_LINES
+    assert text.endswith(f"  - (and {3000 - TOOL_LINES} more tool calls)")
+    assert all(len(line) < 500 for line in text.splitlines())
+
+
+def test_past_the_total_the_oldest_messages_are_left_out() -> None:
+    messages = [
+        HistoryMessage(
+            n, "user" if n % 2 == 0 else "assistant", f"message {n} " + "m" * 900, "complete", {}
+        )
+        for n in range(20)
+    ]
+    quoted = transcript(messages, HistoryLimits(message_chars=1000, total_chars=5000))
+    assert len(quoted) <= 5000 + 100
+    assert quoted.startswith("(15 earlier messages are left out here.)\n\nAssistant: message 15 ")
+    assert quoted.rstrip("m").endswith("Assistant: message 19 ")

@@ -38,7 +38,7 @@ HINTS = [
     JoinHint("orders_store", "orders", ("store_id",), "stores", ("id",), "many_to_one"),
     JoinHint("orders_customer", "orders", ("customer_id",), "customers", ("id",), "many_to_one"),
 ]
-LIMITS = PromptLimits(max_rows=500, timeout_s=30.0)
+LIMITS = PromptLimits(max_rows=500, timeout_s=30.0, calls_per_turn=10, result_chars=20_000)
 
 
 def test_golden_prompt() -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel
 
-from dataagent.agent.tools import invalid_call_outcome, run_tool_call, run_tool_calls
+from dataagent.agent.budget import ToolBudget, ToolLimits
+from dataagent.agent.tool_calls import ToolOutcome, invalid_call_outcome, run_tool_call, run_turn
 from dataagent.errors import DataAgentError, ErrorCode
 
 
@@ -74,12 +76,25 @@ async def test_failures_are_text() -> None:
 
 
 async def test_concurrent_calls_keep_their_order_and_ids() -> None:
-    calls = [
-        {"id": "a", "name": "echo", "args": {"text": "slow"}},
-        {"id": "b", "name": "echo", "args": {"text": "fast"}},
+    reply = AIMessage(
+        "",
+        tool_calls=[
+            {"id": "a", "name": "echo", "args": {"text": "slow"}},
+            {"id": "b", "name": "echo", "args": {"text": "fast"}},
+        ],
+    )
+    finished: list[str] = []
+
+    async def on_outcome(outcome: ToolOutcome) -> None:
+        finished.append(outcome.id)
+
+    turn = await run_turn(ToolBudget(ToolLimits()), TOOLS, reply, on_outcome=on_outcome)
+    assert [(o.id, o.text) for o in turn.outcomes] == [("a", "echo slow"), ("b", "echo fast")]
+    assert [(m.tool_call_id, m.content) for m in turn.messages] == [
+        ("a", "echo slow"),
+        ("b", "echo fast"),
     ]
-    outcomes = await run_tool_calls(TOOLS, calls)
-    assert [(o.id, o.text) for o in outcomes] == [("a", "echo slow"), ("b", "echo fast")]
+    assert finished == ["b", "a"]  # reported as each finished, returned in call order
 
 
 def test_malformed_json_outcome() -> None:
