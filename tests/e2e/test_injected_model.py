@@ -54,7 +54,8 @@ for flags in (CLONE_NEWUSER, CLONE_NEWUSER | CLONE_NEWNS):
     child = os.fork()
     if child == 0:  # each try in a fresh process, as the attacker's code would
         result = libc.unshare(flags)
-        print("unshare", hex(flags), "->", result, os.strerror(ctypes.get_errno()) if result else "ok", flush=True)
+        error = os.strerror(ctypes.get_errno()) if result else "ok"
+        print("unshare", hex(flags), "->", result, error, flush=True)
         os._exit(0)
     os.waitpid(child, 0)
 """
