@@ -19,7 +19,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found, rate_limited
 from dataagent.store.chats import get_chat
-from dataagent.store.models import AgentRun, DataChatMessage, Ontology, RunEvent, User
+from dataagent.store.models import (
+    AgentRun,
+    DataChat,
+    DataChatMessage,
+    Ontology,
+    RunEvent,
+    User,
+)
 from dataagent.store.types import utcnow
 from dataagent.vocabulary import RunKind, RunStatus
 
@@ -53,6 +60,22 @@ async def owned_message(
     chat = await get_chat(session, owner_id, chat_id)
     message = await session.get(DataChatMessage, message_id, populate_existing=True)
     if message is None or message.chat_id != chat.id:
+        raise not_found("Message")
+    return message
+
+
+async def message_by_id(
+    session: AsyncSession, owner_id: uuid.UUID, message_id: uuid.UUID
+) -> DataChatMessage:
+    """A message of one of the caller's chats, found by its id alone; NOT_FOUND with one
+    sentence whether it is missing or someone else's."""
+    message: DataChatMessage | None = await session.scalar(
+        select(DataChatMessage)
+        .join(DataChat, DataChat.id == DataChatMessage.chat_id)
+        .where(DataChatMessage.id == message_id, DataChat.owner_id == owner_id)
+        .execution_options(populate_existing=True)
+    )
+    if message is None:
         raise not_found("Message")
     return message
 
