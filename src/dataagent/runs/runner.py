@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -275,8 +275,18 @@ class LocalRunner:
 
     @property
     def queued(self) -> int:
-        """How many of this process's runs wait for a slot."""
+        """How many of this process's runs (and stateless chats) wait for a slot."""
         return self._slots.waiting
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one of this process's run slots while the block runs, after waiting for it
+        behind those who asked first: a stateless chat's share of the concurrency."""
+        await self._slots.acquire()
+        try:
+            yield
+        finally:
+            self._slots.release()
 
     async def stop(self) -> None:
         """Cancel every run here and wait: each ends failed, INTERRUPTED (see `_run`)."""
