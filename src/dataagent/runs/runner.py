@@ -398,6 +398,10 @@ class LocalRunner:
     ) -> None:
         """End a run that raised: its object failed, its terminal event and its status, in
         one transaction."""
+        if message is None and code == ErrorCode.CANCELLED:
+            # Stopped by an account change: say so, rather than "cancelled".
+            async with self.app.database.session() as session:
+                message = await runs.cancel_reason(session, run.id)
         text = message or _default_message(handler, code)
         events = await self.events.read(run.id)
 

@@ -9,6 +9,11 @@ slots (`DATAAGENT_RUN_MAX_CONCURRENCY`) while it runs, queued behind those who a
 with heartbeats meanwhile, and `StatelessChats` keeps the chats streaming here, at most
 `DATAAGENT_AGENT_CHAT_MAX_PER_USER` per person. That registry is per process: durable answers
 are limited across processes by the database, stateless chats in each process.
+
+A chat lives as long as the credentials that started it: it ends with `error` when its
+person is deactivated, deleted or signed out (at once when that happens in this process,
+`runs.accounts`; within a third of a lease when it happens elsewhere, each chat re-reading
+its person's active flag and token version).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from dataagent.runs.runner import LocalRunner
 from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream
 from dataagent.services import llm, ontologies
 from dataagent.services.context import AppContext
+from dataagent.services.users import STOPPED_DEACTIVATED, STOPPED_DELETED, STOPPED_SIGNED_OUT
+from dataagent.store import users
 from dataagent.store.models import User
 
 log = logging.getLogger(__name__)
@@ -60,6 +67,19 @@ def one_at_a_time(limit: int) -> str:
     )
 
 
+def account_stop(state: tuple[bool, int] | None, token_version: int) -> str | None:
+    """Why a chat started with `token_version` must stop, given its person's account state
+    (active, token version; None: deleted); None while the credentials still hold."""
+    if state is None:
+        return STOPPED_DELETED
+    active, version = state
+    if not active:
+        return STOPPED_DEACTIVATED
+    if version != token_version:
+        return STOPPED_SIGNED_OUT
+    return None
+
+
 @dataclass(eq=False)
 class StatelessChat:
     """One stateless chat streaming in this process: whose it is, and how to stop it."""
@@ -67,8 +87,10 @@ class StatelessChat:
     owner_id: uuid.UUID
     token_version: int
     task: asyncio.Task[None] | None = None
-    # Why it was stopped (the server stopping), and with which code.
+    # Why it was stopped (an account change, the server stopping), and with which code.
     stopped: tuple[ErrorCode, str] | None = None
+    # The person's rows are gone: nothing more may be written in their name.
+    owner_gone: bool = False
 
     def stop(self, code: ErrorCode, reason: str) -> None:
         """End the answer now; the stream then ends with `error` saying `reason`."""
@@ -81,13 +103,17 @@ class StatelessChat:
 class StatelessChats:
     """The stateless chats streaming in this process, at most `max_per_user` per person.
 
-    Each answers in one of `runner`'s slots.
+    Each answers in one of `runner`'s slots; each re-reads its person's account every
+    `check_s` and stops when it no longer holds.
     """
 
-    def __init__(self, app: AppContext, runner: LocalRunner, max_per_user: int) -> None:
+    def __init__(
+        self, app: AppContext, runner: LocalRunner, max_per_user: int, check_s: float
+    ) -> None:
         self.app = app
         self.runner = runner
         self.max_per_user = max_per_user
+        self.check_s = check_s
         self._open: dict[uuid.UUID, set[StatelessChat]] = {}
 
     def open(self, owner_id: uuid.UUID, token_version: int) -> StatelessChat:
@@ -119,10 +145,41 @@ class StatelessChats:
             chat.stop(code, reason)
         await _ended(chats, wait_s)
 
+    async def recheck(self, owner_id: uuid.UUID, wait_s: float) -> None:
+        """Stop the person's chats here whose credentials no longer hold (their account just
+        changed in this process), and wait for them to end (at most `wait_s`)."""
+        chats = self.of(owner_id)
+        if not chats:
+            return
+        async with self.app.database.session() as session:
+            state = await users.account_state(session, owner_id)
+        for chat in chats:
+            reason = account_stop(state, chat.token_version)
+            if reason is not None:
+                chat.owner_gone = state is None
+                chat.stop(ErrorCode.CANCELLED, reason)
+        await _ended([chat for chat in chats if chat.stopped], wait_s)
+
     async def stop_all(self, reason: str, wait_s: float) -> None:
         """Stop every chat here (the server is stopping)."""
         chats = [chat for mine in self._open.values() for chat in mine]
         await self.stop(chats, ErrorCode.INTERRUPTED, reason, wait_s)
+
+    async def watch(self, chat: StatelessChat) -> None:
+        """Stop the chat when its person's account changes, in whatever process."""
+        while True:
+            await asyncio.sleep(self.check_s)
+            try:
+                async with self.app.database.session() as session:
+                    state = await users.account_state(session, chat.owner_id)
+            except Exception:
+                log.warning("could not read the account of a stateless chat", exc_info=True)
+                continue
+            reason = account_stop(state, chat.token_version)
+            if reason is not None:
+                chat.owner_gone = state is None
+                chat.stop(ErrorCode.CANCELLED, reason)
+                return
 
 
 async def _ended(chats: Sequence[StatelessChat], wait_s: float) -> None:
@@ -242,21 +299,27 @@ async def _answer(
     messages: list[dict[str, Any]],
     emit: Emit,
 ) -> None:
-    """Answer in one of the runner's slots."""
+    """Answer in one of the runner's slots, watching the person's account meanwhile."""
     ctx = chats.app
-    async with chats.runner.slot():
-        try:
-            async with ctx.database.session() as session:
-                client = await llm.chat_client(ctx, session, chat.owner_id, None)
-        except DataAgentError as exc:  # the model went away since the request was checked
-            await emit("error", {"message": exc.message, "code": exc.code.value})
-            return
-        try:
-            # Reports its own failures as `error` events.
-            await chat_stream(ctx, chat.owner_id, ontology_id, messages, client, emit)
-        finally:
-            async with ctx.database.session() as session:
-                await llm.save_traces(
-                    session, chat.owner_id, client.calls, run_id=None, message_id=None
-                )
-                await session.commit()
+    watcher = asyncio.create_task(chats.watch(chat), name="stateless-chat-account")
+    try:
+        async with chats.runner.slot():
+            try:
+                async with ctx.database.session() as session:
+                    client = await llm.chat_client(ctx, session, chat.owner_id, None)
+            except DataAgentError as exc:  # the model went away since the request was checked
+                await emit("error", {"message": exc.message, "code": exc.code.value})
+                return
+            try:
+                # Reports its own failures as `error` events.
+                await chat_stream(ctx, chat.owner_id, ontology_id, messages, client, emit)
+            finally:
+                if not chat.owner_gone:  # deleted in another process: their rows are gone
+                    async with ctx.database.session() as session:
+                        await llm.save_traces(
+                            session, chat.owner_id, client.calls, run_id=None, message_id=None
+                        )
+                        await session.commit()
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)

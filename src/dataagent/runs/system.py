@@ -35,7 +35,10 @@ class RunSystem:
         self.reaper = Reaper(app.database, self.events, self.handlers, settings.run_lease_s)
         self.heartbeat_s = settings.run_heartbeat_s
         self.lease_s = settings.run_lease_s
-        self.chats = StatelessChats(app, self.runner, settings.agent_chat_max_per_user)
+        # Checked as often as a worker looks for a cancel asked in another process.
+        self.chats = StatelessChats(
+            app, self.runner, settings.agent_chat_max_per_user, check_s=self.lease_s / 3
+        )
 
     @classmethod
     def install(cls, app: AppContext) -> RunSystem:

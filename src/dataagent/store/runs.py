@@ -264,6 +264,50 @@ async def request_cancel(session: AsyncSession, run_id: uuid.UUID) -> bool:
     return _won(result)
 
 
+async def request_cancel_of_owner(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    reason: str,
+    kinds: tuple[RunKind, ...] = ("chat_message",),
+) -> None:
+    """Ask every unfinished run of the user (of these kinds) to stop, keeping `reason` as
+    the sentence it will end with (in the caller's transaction, not committed)."""
+    await session.execute(
+        update(AgentRun)
+        .where(
+            AgentRun.owner_id == owner_id,
+            AgentRun.kind.in_(kinds),
+            AgentRun.status.in_(ACTIVE),
+        )
+        .values(cancel_requested=True, error_message=reason)
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def cancel_reason(session: AsyncSession, run_id: uuid.UUID) -> str | None:
+    """Why the run was asked to stop (an account change), or None (its owner's own cancel)."""
+    reason: str | None = await session.scalar(
+        select(AgentRun.error_message).where(
+            AgentRun.id == run_id, AgentRun.cancel_requested.is_(True)
+        )
+    )
+    return reason
+
+
+async def stopping_runs(session: AsyncSession, owner_id: uuid.UUID) -> list[uuid.UUID]:
+    """The user's unfinished runs asked to stop that a worker still holds (lease unexpired):
+    what an account change waits for."""
+    rows = await session.scalars(
+        select(AgentRun.id).where(
+            AgentRun.owner_id == owner_id,
+            AgentRun.cancel_requested.is_(True),
+            AgentRun.status.in_(ACTIVE),
+            AgentRun.lease_expires_at >= utcnow(),
+        )
+    )
+    return list(rows)
+
+
 def _expired(now: datetime, lease_s: float) -> Any:
     # A run's lease is set when it is created; NULL only for rows made another way, which
     # count as expired a whole lease after they were created.
