@@ -254,6 +254,11 @@ class Settings(BaseSettings):
     run_heartbeat_s: float = Field(
         15.0, gt=0, description="Seconds between SSE heartbeat comments on a quiet stream."
     )
+    agent_chat_max_per_user: int = Field(
+        1,
+        ge=1,
+        description="Stateless chats (POST /api/agent/chat) one person streams at once here.",
+    )
 
     @field_validator("cors_origins", "file_roots", mode="before")
     @classmethod

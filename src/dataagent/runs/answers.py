@@ -17,7 +17,7 @@ from dataagent.runs.system import RunSystem
 from dataagent.services import llm
 from dataagent.services.context import AppContext
 from dataagent.store import runs
-from dataagent.store.models import AgentRun, DataChatMessage
+from dataagent.store.models import AgentRun
 
 
 def require_model(app: AppContext) -> None:
@@ -55,11 +55,11 @@ async def start_answer(
 async def chat_of_message(
     session: AsyncSession, owner_id: uuid.UUID, message_id: uuid.UUID, chat_id: uuid.UUID | None
 ) -> uuid.UUID:
-    """The chat of one of the caller's messages (NOT_FOUND when another chat was named)."""
-    message = await session.get(DataChatMessage, message_id)
-    if message is None or (chat_id is not None and message.chat_id != chat_id):
+    """The chat of one of the caller's messages: NOT_FOUND, with one sentence, for a missing
+    message, another user's, and one of another chat than `chat_id`."""
+    message = await runs.message_by_id(session, owner_id, message_id)
+    if chat_id is not None and message.chat_id != chat_id:
         raise not_found("Message")
-    await runs.owned_message(session, owner_id, message.chat_id, message.id)
     return message.chat_id
 
 

@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -275,8 +275,18 @@ class LocalRunner:
 
     @property
     def queued(self) -> int:
-        """How many of this process's runs wait for a slot."""
+        """How many of this process's runs (and stateless chats) wait for a slot."""
         return self._slots.waiting
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one of this process's run slots while the block runs, after waiting for it
+        behind those who asked first: a stateless chat's share of the concurrency."""
+        await self._slots.acquire()
+        try:
+            yield
+        finally:
+            self._slots.release()
 
     async def stop(self) -> None:
         """Cancel every run here and wait: each ends failed, INTERRUPTED (see `_run`)."""
@@ -388,6 +398,10 @@ class LocalRunner:
     ) -> None:
         """End a run that raised: its object failed, its terminal event and its status, in
         one transaction."""
+        if message is None and code == ErrorCode.CANCELLED:
+            # Stopped by an account change: say so, rather than "cancelled".
+            async with self.app.database.session() as session:
+                message = await runs.cancel_reason(session, run.id)
         text = message or _default_message(handler, code)
         events = await self.events.read(run.id)
 

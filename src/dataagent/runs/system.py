@@ -1,4 +1,5 @@
-"""The runs room put together for one app: event log, handlers, runner and reaper."""
+"""The runs room put together for one app: event log, handlers, runner, reaper, and the
+stateless chats streaming in this process."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataagent.runs.chat import ChatAnswers
 from dataagent.runs.events import EventLog
 from dataagent.runs.reaper import Reaper
 from dataagent.runs.runner import LocalRunner, RunHandler
+from dataagent.runs.stateless import SERVER_STOPPING, StatelessChats
 from dataagent.services.context import AppContext
 from dataagent.vocabulary import RunKind
 
@@ -33,6 +35,10 @@ class RunSystem:
         self.reaper = Reaper(app.database, self.events, self.handlers, settings.run_lease_s)
         self.heartbeat_s = settings.run_heartbeat_s
         self.lease_s = settings.run_lease_s
+        # Checked as often as a worker looks for a cancel asked in another process.
+        self.chats = StatelessChats(
+            app, self.runner, settings.agent_chat_max_per_user, check_s=self.lease_s / 3
+        )
 
     @classmethod
     def install(cls, app: AppContext) -> RunSystem:
@@ -51,6 +57,8 @@ class RunSystem:
         await self.reaper.start()
 
     async def stop(self) -> None:
-        """Stop sweeping and stop the runs executing here (they end INTERRUPTED)."""
+        """Stop sweeping and stop the runs executing here (they end INTERRUPTED) and the
+        stateless chats streaming here (they end with `error`)."""
         await self.reaper.stop()
+        await self.chats.stop_all(SERVER_STOPPING, wait_s=self.lease_s)
         await self.runner.stop()

@@ -14,7 +14,7 @@ from dataagent.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_
 from dataagent.auth.tokens import issue_token
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
-from dataagent.store import audit, users
+from dataagent.store import audit, runs, users
 from dataagent.store.models import User
 from dataagent.vocabulary import ROLES, Role
 
@@ -23,6 +23,13 @@ from dataagent.vocabulary import ROLES, Role
 _NOT_PART = r"[^@\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 EMAIL_PATTERN = rf"^{_NOT_PART}+@{_NOT_PART}+\.{_NOT_PART}+$"
 _EMAIL = re.compile(EMAIL_PATTERN)
+
+
+# What a person's answers end with when an admin changes their account (the sentence of
+# their `message_error` / `error`; docs/runs.md#account-changes).
+STOPPED_DEACTIVATED = "Stopped because the account was deactivated."
+STOPPED_SIGNED_OUT = "Stopped because the account was signed out everywhere."
+STOPPED_DELETED = "Stopped because the account was deleted."
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,9 @@ async def update_user(
 ) -> User:
     """Change a user's role, active flag or password, and commit.
 
-    CONFLICT when the change would leave no active admin.
+    CONFLICT when the change would leave no active admin. Deactivating or setting a new
+    password signs the user out everywhere and, in the same transaction, asks their
+    unfinished answers to stop (`runs.accounts` stops those of this process at once).
     """
     new_role = check_role(role) if role is not None else None
     if password is not None:
@@ -150,9 +159,11 @@ async def update_user(
         user.password_hash = await asyncio.to_thread(hash_password, password)
         changes["password"] = "changed"
     # Deactivating or setting a new password ends every session, so reactivating later
-    # does not bring old tokens back.
+    # does not bring old tokens back, and stops the answers those sessions started.
     if is_active is False or password is not None:
         await users.revoke_tokens(session, user)
+        reason = STOPPED_DEACTIVATED if is_active is False else STOPPED_SIGNED_OUT
+        await runs.request_cancel_of_owner(session, user.id, reason)
     audit.record(session, actor_id, "user.update", "user", user.id, changes)
     await session.commit()
     return user
@@ -161,10 +172,35 @@ async def update_user(
 async def sign_out_everywhere(
     session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID
 ) -> None:
-    """Invalidate every token the user has (NOT_FOUND for no such user), and commit."""
+    """An admin's sign-out: every token the user has stops working and their unfinished
+    answers are asked to stop, in one commit (NOT_FOUND for no such user)."""
     user = await users.get_user(session, user_id)
     await users.revoke_tokens(session, user)
+    await runs.request_cancel_of_owner(session, user.id, STOPPED_SIGNED_OUT)
     audit.record(session, actor_id, "user.sign_out", "user", user.id)
+    await session.commit()
+
+
+async def log_out(session: AsyncSession, user: User) -> None:
+    """The user's own sign-out: every token of theirs stops working (on every device), and
+    commit. Their answers go on: they are stored, to be read after signing in again."""
+    await users.revoke_tokens(session, user)
+    audit.record(session, user.id, "user.sign_out", "user", user.id)
+    await session.commit()
+
+
+async def begin_deletion(
+    session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID | None
+) -> None:
+    """The first step of deleting a user: refuse what `delete_user` refuses, then deactivate
+    them, sign them out everywhere and ask every unfinished run of theirs to stop, in one
+    commit. Their runs can then end cleanly before their rows go (`runs.accounts`)."""
+    user = await _deletable(session, user_id, actor_id)
+    user.is_active = False
+    await users.revoke_tokens(session, user)
+    await runs.request_cancel_of_owner(
+        session, user.id, STOPPED_DELETED, kinds=("chat_message", "ontology_build")
+    )
     await session.commit()
 
 
@@ -175,14 +211,20 @@ async def delete_user(
 
     An admin cannot delete themself; CONFLICT for the last active admin.
     """
+    user = await _deletable(session, user_id, actor_id)
+    await session.delete(user)
+    audit.record(session, actor_id, "user.delete", "user", user_id, {"email": user.email})
+    await session.commit()
+
+
+async def _deletable(session: AsyncSession, user_id: uuid.UUID, actor_id: uuid.UUID | None) -> User:
+    """The user, locked with the active admins, when they may be deleted by `actor_id`."""
     if user_id == actor_id:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "You cannot delete your own account.")
     admins = await users.lock_active_admins(session)
     user = await users.get_user(session, user_id, refresh=True)
     _keep_an_active_admin(user, admins, "delete")
-    await session.delete(user)
-    audit.record(session, actor_id, "user.delete", "user", user_id, {"email": user.email})
-    await session.commit()
+    return user
 
 
 def _is_active_admin(user: User) -> bool:

@@ -19,7 +19,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found, rate_limited
 from dataagent.store.chats import get_chat
-from dataagent.store.models import AgentRun, DataChatMessage, Ontology, RunEvent, User
+from dataagent.store.models import (
+    AgentRun,
+    DataChat,
+    DataChatMessage,
+    Ontology,
+    RunEvent,
+    User,
+)
 from dataagent.store.types import utcnow
 from dataagent.vocabulary import RunKind, RunStatus
 
@@ -53,6 +60,22 @@ async def owned_message(
     chat = await get_chat(session, owner_id, chat_id)
     message = await session.get(DataChatMessage, message_id, populate_existing=True)
     if message is None or message.chat_id != chat.id:
+        raise not_found("Message")
+    return message
+
+
+async def message_by_id(
+    session: AsyncSession, owner_id: uuid.UUID, message_id: uuid.UUID
+) -> DataChatMessage:
+    """A message of one of the caller's chats, found by its id alone; NOT_FOUND with one
+    sentence whether it is missing or someone else's."""
+    message: DataChatMessage | None = await session.scalar(
+        select(DataChatMessage)
+        .join(DataChat, DataChat.id == DataChatMessage.chat_id)
+        .where(DataChatMessage.id == message_id, DataChat.owner_id == owner_id)
+        .execution_options(populate_existing=True)
+    )
+    if message is None:
         raise not_found("Message")
     return message
 
@@ -239,6 +262,50 @@ async def request_cancel(session: AsyncSession, run_id: uuid.UUID) -> bool:
         .values(cancel_requested=True)
     )
     return _won(result)
+
+
+async def request_cancel_of_owner(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    reason: str,
+    kinds: tuple[RunKind, ...] = ("chat_message",),
+) -> None:
+    """Ask every unfinished run of the user (of these kinds) to stop, keeping `reason` as
+    the sentence it will end with (in the caller's transaction, not committed)."""
+    await session.execute(
+        update(AgentRun)
+        .where(
+            AgentRun.owner_id == owner_id,
+            AgentRun.kind.in_(kinds),
+            AgentRun.status.in_(ACTIVE),
+        )
+        .values(cancel_requested=True, error_message=reason)
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def cancel_reason(session: AsyncSession, run_id: uuid.UUID) -> str | None:
+    """Why the run was asked to stop (an account change), or None (its owner's own cancel)."""
+    reason: str | None = await session.scalar(
+        select(AgentRun.error_message).where(
+            AgentRun.id == run_id, AgentRun.cancel_requested.is_(True)
+        )
+    )
+    return reason
+
+
+async def stopping_runs(session: AsyncSession, owner_id: uuid.UUID) -> list[uuid.UUID]:
+    """The user's unfinished runs asked to stop that a worker still holds (lease unexpired):
+    what an account change waits for."""
+    rows = await session.scalars(
+        select(AgentRun.id).where(
+            AgentRun.owner_id == owner_id,
+            AgentRun.cancel_requested.is_(True),
+            AgentRun.status.in_(ACTIVE),
+            AgentRun.lease_expires_at >= utcnow(),
+        )
+    )
+    return list(rows)
 
 
 def _expired(now: datetime, lease_s: float) -> Any:

@@ -36,6 +36,14 @@ async def list_users(session: AsyncSession, page: int, page_size: int) -> tuple[
     return list(rows), total
 
 
+async def account_state(session: AsyncSession, user_id: uuid.UUID) -> tuple[bool, int] | None:
+    """The user's active flag and token version, read afresh; None when they were deleted."""
+    row = (
+        await session.execute(select(User.is_active, User.token_version).where(User.id == user_id))
+    ).one_or_none()
+    return None if row is None else (bool(row[0]), int(row[1]))
+
+
 async def revoke_tokens(session: AsyncSession, user: User) -> None:
     """Bump the user's token version: every token issued before stops working."""
     # Incremented in SQL, not in Python, so two revocations at once both count and a token

@@ -8,6 +8,7 @@ completed) with gates the test opens, so every step is decided by the test, not 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import uuid
 import weakref
@@ -19,8 +20,14 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk
+from pydantic import PrivateAttr
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.pool import QueuePool
+from tests.fakes.scripted_model import Reply, ScriptedChatModel
 from tests.integration.api.conftest import Account, World, database_url, world
 
 from dataagent.config import Settings
@@ -298,3 +305,64 @@ async def until(condition: Any, what: str, tries: int = 2000) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"never: {what}")
+
+
+class GatedModel(ScriptedChatModel):
+    """The scripted model (answering `default`), each of whose calls first waits for the
+    test to open `gate`: a model that blocks until released."""
+
+    _gate: asyncio.Event = PrivateAttr(default_factory=asyncio.Event)
+    _entered: int = PrivateAttr(default=0)
+
+    @property
+    def gate(self) -> asyncio.Event:
+        """Open it to let every waiting and later call answer."""
+        return self._gate
+
+    @property
+    def entered(self) -> int:
+        """How many calls have reached the model (and wait at the gate, or went on)."""
+        return self._entered
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        self._entered += 1
+        await self._gate.wait()
+        async for chunk in super()._astream(messages, stop, run_manager, **kwargs):
+            yield chunk
+
+
+@pytest.fixture
+def gated(world: World) -> GatedModel:
+    """Every chat model of the app is this gated scripted model."""
+    model = GatedModel(default=Reply(text="Two customers."))
+    world.context.chat_model_factory = lambda info: model
+    return model
+
+
+def stateless_body(ontology_id: uuid.UUID, question: str = "How many customers?") -> dict[str, Any]:
+    """A `POST /api/agent/chat` body: one question about the ontology."""
+    return {"ontologyId": str(ontology_id), "messages": [{"role": "user", "content": question}]}
+
+
+def stateless_frames(data: bytes) -> list[tuple[str, dict[str, Any]]]:
+    """The (event, payload) of each frame of a stateless stream (heartbeats skipped)."""
+    frames = []
+    for block in data.decode().split("\n\n"):
+        if not block or block.startswith(":"):
+            continue
+        fields = dict(line.split(": ", 1) for line in block.split("\n"))
+        frames.append((fields["event"], json.loads(fields["data"])))
+    return frames
+
+
+def checked_out(world: World) -> int:
+    """How many of the app database's pooled connections are in use now."""
+    pool = world.database.engine.pool
+    assert isinstance(pool, QueuePool), pool
+    return pool.checkedout()

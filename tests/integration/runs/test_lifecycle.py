@@ -307,6 +307,42 @@ async def test_another_users_answer_is_not_found(
     assert viewer.status_code == 403
 
 
+async def test_another_users_message_and_a_missing_one_get_the_same_answer(
+    world: World, scripted: Scripted
+) -> None:
+    """Issue 21, finding 6: no route under /api/data-agent that takes a message id tells
+    another user's message from one that does not exist."""
+    scripted.gate.set()
+    victim = await new_chat(world, world.contributor)
+    message_id = await victim.ask()
+    answered = await world.contributor.client.post(victim.url(message_id, "stream"))
+    assert parse(answered.content)[-1][1] == "message_complete"  # it has a run and traces
+    missing = str(uuid.uuid4())
+    intruder = world.other.client
+    own = await new_chat(world, world.other)
+    for method, what in (
+        ("POST", "stream"),
+        ("GET", "events"),
+        ("POST", "cancel"),
+        ("GET", "traces"),
+    ):
+        pairs = (
+            (victim.url(message_id, what), victim.url(missing, what).replace(victim.id, missing)),
+            (own.url(message_id, what), own.url(missing, what)),
+        )
+        for theirs, nobodys in pairs:
+            found = await intruder.request(method, theirs)
+            absent = await intruder.request(method, nobodys)
+            assert found.status_code == absent.status_code == 404, (theirs, found.text)
+            assert found.content == absent.content, (theirs, found.text, absent.text)
+    for body in (None, {"chatId": own.id}, {"chatId": victim.id}):
+        found = await intruder.post(f"/api/data-agent/stream/{message_id}", json=body)
+        absent = await intruder.post(f"/api/data-agent/stream/{missing}", json=body)
+        assert found.status_code == absent.status_code == 404, body
+        assert found.content == absent.content, (body, found.text, absent.text)
+        assert found.json()["error"] == {"code": "NOT_FOUND", "message": "Message not found."}
+
+
 async def test_events_of_an_unclaimed_message_are_not_found(world: World) -> None:
     chat = await new_chat(world, world.contributor)
     message_id = await chat.ask()

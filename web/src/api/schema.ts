@@ -36,7 +36,7 @@ export interface paths {
          * @description Answer the conversation's last question about one of the caller's ontologies, streamed.
          *
          *     Nothing is stored but the model calls' traces and any charts; the client keeps the
-         *     conversation and sends it whole each time.
+         *     conversation and sends it whole each time. One such chat per person at a time (429).
          */
         post: operations["statelessChat"];
         delete?: never;
@@ -77,6 +77,7 @@ export interface paths {
         /**
          * Logout
          * @description Clear the session cookie; with a valid token, also sign that user out everywhere.
+         *     Their stateless chats end (no token is left to read them); their answers go on.
          */
         post: operations["logout"];
         delete?: never;
@@ -907,7 +908,8 @@ export interface paths {
         post?: never;
         /**
          * Delete User
-         * @description Delete a user and everything they own (not yourself, not the last active admin).
+         * @description Delete a user and everything they own (not yourself, not the last active admin),
+         *     once their answers and stateless chats have stopped.
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -915,6 +917,7 @@ export interface paths {
         /**
          * Update User
          * @description Change a user's role, active flag or password; never the last active admin away.
+         *     Deactivating or a new password also stops the user's answers and stateless chats.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -930,7 +933,8 @@ export interface paths {
         put?: never;
         /**
          * Sign Out User
-         * @description Sign a user out everywhere: every token they hold stops working.
+         * @description Sign a user out everywhere: every token they hold stops working, and their answers
+         *     and stateless chats stop.
          */
         post: operations["signOutUser"];
         delete?: never;
@@ -2861,6 +2865,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A chat answer of yours is already streaming */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No language model is configured */

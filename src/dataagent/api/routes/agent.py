@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from dataagent.api.deps import ContextDep, require
+from dataagent.api.deps import RunsDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, json_errors
 from dataagent.api.schemas.agent import STATELESS_RESPONSES, StatelessChatRequest
 from dataagent.auth.permissions import Permission
@@ -25,11 +25,13 @@ Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
     response_class=EventStream,
     responses=STATELESS_RESPONSES,
 )
-async def chat(user: Writer, context: ContextDep, body: StatelessChatRequest) -> EventStream:
+async def chat(
+    user: Writer, session: SessionDep, system: RunsDep, body: StatelessChatRequest
+) -> EventStream:
     """Answer the conversation's last question about one of the caller's ontologies, streamed.
 
     Nothing is stored but the model calls' traces and any charts; the client keeps the
-    conversation and sends it whole each time.
+    conversation and sends it whole each time. One such chat per person at a time (429).
     """
     messages = [turn.model_dump() for turn in body.messages]
-    return await stateless.start_chat(context, user.id, body.ontology_id, messages)
+    return await stateless.start_chat(system.chats, session, user, body.ontology_id, messages)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from dataagent.api.deps import ContextDep, CurrentUser, SessionDep, SignedInUser
+from dataagent.api.deps import ContextDep, CurrentUser, RunsDep, SessionDep, SignedInUser
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
 from dataagent.api.schemas.users import (
     LoginInput,
@@ -14,6 +14,7 @@ from dataagent.api.schemas.users import (
     user_public,
 )
 from dataagent.auth.tokens import COOKIE_NAME
+from dataagent.runs import accounts
 from dataagent.services import users
 
 router = APIRouter(prefix="/api/auth", tags=["auth"], responses=ERROR_RESPONSES)
@@ -53,10 +54,14 @@ async def login(
 
 
 @router.post("/logout", status_code=204, operation_id="logout")
-async def logout(response: Response, session: SessionDep, user: SignedInUser) -> Response:
-    """Clear the session cookie; with a valid token, also sign that user out everywhere."""
+async def logout(
+    response: Response, session: SessionDep, system: RunsDep, user: SignedInUser
+) -> Response:
+    """Clear the session cookie; with a valid token, also sign that user out everywhere.
+    Their stateless chats end (no token is left to read them); their answers go on."""
     if user is not None:
-        await users.sign_out_everywhere(session, user.id, actor_id=user.id)
+        await users.log_out(session, user)
+        await accounts.account_changed(system, user.id)
     response.delete_cookie(COOKIE_NAME, path="/")
     response.status_code = 204
     return response

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from dataagent.api.deps import SessionDep, require
+from dataagent.api.deps import RunsDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody, PageOf, page_of
 from dataagent.api.schemas.users import UserCreate, UserPublic, UserUpdate, user_public
 from dataagent.auth.permissions import Permission
+from dataagent.runs import accounts
 from dataagent.services import users
 from dataagent.store.models import User
 
@@ -48,24 +49,33 @@ async def get_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Env
 
 @router.patch("/{user_id}", operation_id="updateUser", responses=_CONFLICT)
 async def update_user(
-    admin: Admin, session: SessionDep, user_id: uuid.UUID, body: UserUpdate
+    admin: Admin, session: SessionDep, system: RunsDep, user_id: uuid.UUID, body: UserUpdate
 ) -> Envelope[UserPublic]:
-    """Change a user's role, active flag or password; never the last active admin away."""
+    """Change a user's role, active flag or password; never the last active admin away.
+    Deactivating or a new password also stops the user's answers and stateless chats."""
     user = await users.update_user(
         session, user_id, admin.id, body.role, body.is_active, body.password
     )
+    await accounts.account_changed(system, user_id)
     return Envelope(data=user_public(user))
 
 
 @router.post("/{user_id}/sign-out", status_code=204, operation_id="signOutUser")
-async def sign_out_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
-    """Sign a user out everywhere: every token they hold stops working."""
+async def sign_out_user(
+    admin: Admin, session: SessionDep, system: RunsDep, user_id: uuid.UUID
+) -> Response:
+    """Sign a user out everywhere: every token they hold stops working, and their answers
+    and stateless chats stop."""
     await users.sign_out_everywhere(session, user_id, admin.id)
+    await accounts.account_changed(system, user_id)
     return Response(status_code=204)
 
 
 @router.delete("/{user_id}", status_code=204, operation_id="deleteUser", responses=_CONFLICT)
-async def delete_user(admin: Admin, session: SessionDep, user_id: uuid.UUID) -> Response:
-    """Delete a user and everything they own (not yourself, not the last active admin)."""
-    await users.delete_user(session, user_id, admin.id)
+async def delete_user(
+    admin: Admin, session: SessionDep, system: RunsDep, user_id: uuid.UUID
+) -> Response:
+    """Delete a user and everything they own (not yourself, not the last active admin),
+    once their answers and stateless chats have stopped."""
+    await accounts.delete_user(system, session, user_id, admin.id)
     return Response(status_code=204)

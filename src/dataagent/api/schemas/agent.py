@@ -40,6 +40,7 @@ STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
                 "text/event-stream": {"schema": {"type": "string", "description": _FRAMES}}
             },
         },
+        429: {"model": ErrorBody, "description": "A chat answer of yours is already streaming"},
         503: {"model": ErrorBody, "description": "No language model is configured"},
     }
 )
