@@ -85,7 +85,10 @@ def _huge_chart() -> FakeToolCall:
     rows = [{"region": f"{'R' * 4000}{i}", "revenue": i} for i in range(5000)]
     arguments = {"chart_type": "bar", "title": "Revenue", "data": rows, "x": "region"}
     arguments["y"] = ["revenue"]  # type: ignore[assignment]
-    return FakeToolCall("create_chart", arguments, piece=1_000_000)
+    # In one delta, as servers such as Ollama send a tool call (LangChain re-parses each
+    # partial delta of arguments from its start, so megabytes in small pieces cost minutes
+    # before any of our code sees them; a real model's output limit keeps them small).
+    return FakeToolCall("create_chart", arguments, piece=100_000_000)
 
 
 PLAYS: dict[str, Play] = {

@@ -39,14 +39,13 @@ STEP_LIMIT_NOTICE = (
 )
 
 
-def call_not_run(limit: int, asked: int, first: bool = True) -> str:
-    """The result of a tool call past the turn's limit: it did not run. The first such call
-    says why at length; the others briefly (a turn may have thousands)."""
-    if not first:
-        return f"Not run: over the turn's limit of {limit} tool calls."
+def call_not_run(limit: int, asked: int, not_run: int) -> str:
+    """What the model reads after a turn's last result when it asked for more calls than a
+    turn runs: those past the limit did not run."""
     return (
-        f"Not run: a turn runs at most {limit} tool calls and this one asked for {asked}. "
-        f"Call again for what you still need, at most {limit} at a time."
+        f"Not run: {not_run} more tool calls of this turn. A turn runs at most {limit} tool "
+        f"calls and this one asked for {asked}; call again for what you still need, at most "
+        f"{limit} at a time."
     )
 
 

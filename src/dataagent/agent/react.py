@@ -153,7 +153,8 @@ class ReactLoop:
         )
         if malformed >= MAX_MALFORMED_TURNS:
             raise DataAgentError(ErrorCode.LLM_ERROR, MALFORMED)
-        return {"messages": turn.messages, "malformed_turns": malformed}
+        # The kept turn replaces the model's (same id): calls past the limit are not kept.
+        return {"messages": [turn.reply, *turn.messages], "malformed_turns": malformed}
 
     async def _announce(self, call: dict[str, Any]) -> None:
         args = bounded_json(call.get("args"), self.result_chars)

@@ -163,7 +163,7 @@ async def _chat(
         await emit("clear_streaming", {})
         thinking = text_of(reply.content)
         turn = await run_turn(scope.budget, by_name, reply)
-        history.append(reply)
+        history.append(turn.reply)
         history.extend(turn.messages)
         for outcome in turn.outcomes:
             await emit(

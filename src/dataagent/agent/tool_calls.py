@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ValidationError
 
@@ -25,6 +26,7 @@ from dataagent.agent.budget import ToolBudget
 from dataagent.agent.prompts import call_not_run, tool_time_spent
 from dataagent.agent.tools import error_text
 from dataagent.errors import DataAgentError
+from dataagent.llm.calls import clip_text
 
 
 @dataclass(frozen=True)
@@ -128,8 +130,11 @@ class Turn:
     # The calls within the turn's limit, in order: run, kept from running by the tool-time
     # budget, or malformed. Only these are reported as events and in the metadata.
     outcomes: list[ToolOutcome]
-    # Every call's result as the model receives it (cut to the budget), the calls past the
-    # turn's limit included: one per call, in call order.
+    # The model's turn as the conversation keeps it: only the calls within the limit, each
+    # argument longer than a result may be replaced by a note (see `kept_turn`).
+    reply: AIMessage
+    # The result of each call in `reply`, as the model receives it (cut to the budget), in
+    # call order; the last one also says how many calls past the limit were not run.
     messages: list[ToolMessage]
     # Calls past the turn's limit, answered "Not run" without running.
     not_run: int
@@ -153,6 +158,7 @@ async def run_turn(
     for call in (*valid, *invalid):
         call["id"] = _call_id(call)
     limit = budget.limits.calls_per_turn
+    limit_chars = budget.limits.chars_per_call
     asked = len(valid) + len(invalid)
     run, malformed = valid[:limit], invalid[: max(limit - len(valid), 0)]
     over = valid[limit:] + invalid[len(malformed) :]
@@ -180,12 +186,47 @@ async def run_turn(
     outcomes = list(await asyncio.gather(*(one(call) for call in run)))
     for call in malformed:
         outcomes.append(await report(invalid_call_outcome(call)))
-    refused = [
-        not_run_outcome(call, call_not_run(limit, asked, first=n == 0))
-        for n, call in enumerate(over)
+    budget.calls_not_run += len(over)
+    texts = budget.for_model([o.text for o in outcomes])
+    if over:
+        texts[-1] += "\n\n" + call_not_run(limit, asked, len(over))
+    messages = [replace(o, text=t).message() for o, t in zip(outcomes, texts, strict=True)]
+    return Turn(outcomes, kept_turn(reply, run, malformed, limit_chars), messages, len(over))
+
+
+def kept_turn(
+    reply: AIMessage, run: list[dict[str, Any]], malformed: list[dict[str, Any]], limit: int
+) -> AIMessage:
+    """The model's turn as the conversation keeps it: the calls within the turn's limit only
+    (the rest were never run, and their results would grow every later prompt), and any
+    call's arguments longer than `limit` characters replaced by a note (they ran whole; the
+    model need not read them again)."""
+    valid = [
+        tool_call(name=str(c.get("name") or ""), args=_kept_args(c.get("args"), limit), id=c["id"])
+        for c in run
     ]
-    budget.calls_not_run += len(refused)
-    answered = [*outcomes, *refused]
-    texts = budget.for_model([o.text for o in answered])
-    messages = [replace(o, text=t).message() for o, t in zip(answered, texts, strict=True)]
-    return Turn(outcomes, messages, len(refused))
+    invalid = [
+        invalid_tool_call(
+            name=c.get("name"),
+            args=clip_text(str(c.get("args") or ""), limit),
+            id=c["id"],
+            error=c.get("error"),
+        )
+        for c in malformed
+    ]
+    return AIMessage(
+        content=reply.content,
+        tool_calls=valid,
+        invalid_tool_calls=invalid,
+        usage_metadata=reply.usage_metadata,
+        response_metadata=reply.response_metadata,
+        id=reply.id,
+    )
+
+
+def _kept_args(args: Any, limit: int) -> dict[str, Any]:
+    arguments = args if isinstance(args, dict) else {}
+    size = len(json.dumps(arguments, default=str))
+    if size <= limit:
+        return arguments
+    return {"omitted": f"{size:,} characters of arguments, not repeated here"}

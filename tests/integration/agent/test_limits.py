@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from sqlalchemy import func, select
 from tests.fakes.scripted_model import Reply, ScriptedChatModel, call
 from tests.integration.agent.conftest import Asked, Recorder, Retail, scripted_client
@@ -79,19 +79,18 @@ async def test_a_turn_of_3000_calls_runs_the_cap_and_writes_bounded_events(
 
     asked = await retail.ask("List everything", [flood, answer])
 
-    # Every call has its result (providers require the pairing); only the cap's worth ran.
+    # The model's turn is kept with the calls that ran, each with its result; the last result
+    # says how many more were not run. So the next prompt does not grow with what was asked.
     (results,) = seen
-    assert [r.tool_call_id for r in results] == [f"c{i}" for i in range(3000)]
-    ran = [r for r in results if not str(r.content).startswith("Not run:")]
-    assert [r.tool_call_id for r in ran] == [f"c{i}" for i in range(cap)]
-    assert all("datasets available" in str(r.content) for r in ran)
-    refused = results[cap:]
-    assert all(r.status == "error" for r in refused)
-    assert str(refused[0].content) == (
-        f"Not run: a turn runs at most {cap} tool calls and this one asked for 3000. "
-        f"Call again for what you still need, at most {cap} at a time."
+    assert [r.tool_call_id for r in results] == [f"c{i}" for i in range(cap)]
+    assert all("datasets available" in str(r.content) for r in results)
+    assert str(results[-1].content).endswith(
+        f"Not run: {3000 - cap} more tool calls of this turn. A turn runs at most {cap} tool "
+        f"calls and this one asked for 3000; call again for what you still need, at most "
+        f"{cap} at a time."
     )
-    assert str(refused[-1].content) == f"Not run: over the turn's limit of {cap} tool calls."
+    (sent,) = [m for m in asked.model.calls[1] if isinstance(m, AIMessage) and m.tool_calls]
+    assert [c["id"] for c in sent.tool_calls] == [f"c{i}" for i in range(cap)]
     # Events and metadata: the kept calls only, so a bounded number whatever the model asks.
     assert len(asked.events.of("tool_call")) == cap
     assert len(asked.events.of("tool_result")) == cap
@@ -157,9 +156,9 @@ async def test_five_turns_of_20_big_prints_keep_prompts_and_traces_bounded(
     bound = system + settings.agent_result_chars_per_answer + 100 * 600
     assert all(_chars(p) < bound for p in prompts)
     last = _results(prompts[-1])
-    assert len(last) == 20
+    assert len(last) == settings.agent_max_tool_calls_per_turn
     assert "this answer's tool results reached their limit" in str(last[0].content)
-    assert sum(str(r.content).startswith("Not run:") for r in last) == 10
+    assert "Not run: 10 more tool calls of this turn." in str(last[-1].content)
 
     # Traces keep each call's new messages: linear in what was said, not prompt x calls.
     stored = await _trace_chars(retail, asked)
@@ -269,8 +268,8 @@ async def test_the_stateless_chat_keeps_the_same_limits(retail: Retail) -> None:
     events, _ = await _stateless(retail, model)
     assert events.names()[-1] == "done"
     listed, printed = seen
-    assert len(listed) == 500
-    assert sum(not str(r.content).startswith("Not run:") for r in listed) == cap
+    assert len(listed) == cap
+    assert f"Not run: {500 - cap} more tool calls of this turn." in str(listed[-1].content)
     assert len(events.of("tool_call")) == cap + 1
     (python,) = printed
     assert len(str(python.content)) <= settings.agent_result_chars_per_call + 400

@@ -105,16 +105,15 @@ async def test_calls_past_the_turns_limit_do_not_run_but_are_answered() -> None:
     assert sorted(log) == ["n0", "n1", "n2"]
     assert announced == ["c0", "c1", "c2"]
     assert [o.id for o in turn.outcomes] == ["c0", "c1", "c2"]
-    assert [m.tool_call_id for m in turn.messages] == ["c0", "c1", "c2", "c3", "bad0", "bad1"]
-    refused = turn.messages[3:]
-    assert all(m.status == "error" for m in refused)
-    assert refused[0].content == (
-        "Not run: a turn runs at most 3 tool calls and this one asked for 6. "
-        "Call again for what you still need, at most 3 at a time."
+    # The kept turn holds the calls that ran; each has its result, and the last result says
+    # how many more were not run (their results would grow every later prompt).
+    assert [c["id"] for c in turn.reply.tool_calls] == ["c0", "c1", "c2"]
+    assert turn.reply.invalid_tool_calls == []
+    assert [m.tool_call_id for m in turn.messages] == ["c0", "c1", "c2"]
+    assert turn.messages[-1].content == (
+        "did n2\n\nNot run: 3 more tool calls of this turn. A turn runs at most 3 tool calls "
+        "and this one asked for 6; call again for what you still need, at most 3 at a time."
     )
-    assert [m.content for m in refused[1:]] == [
-        "Not run: over the turn's limit of 3 tool calls."
-    ] * 2
     assert turn.not_run == 3 and budget.calls_not_run == 3
 
 
@@ -123,7 +122,27 @@ async def test_malformed_calls_count_towards_the_turns_limit() -> None:
     turn = await run_turn(budget, _tools([], [0], [0]), _reply(1, malformed=3))
     assert [o.id for o in turn.outcomes] == ["c0", "bad0", "bad1"]
     assert [o.malformed for o in turn.outcomes] == [False, True, True]
+    assert [c["id"] for c in turn.reply.invalid_tool_calls] == ["bad0", "bad1"]
     assert turn.not_run == 1
+
+
+async def test_the_kept_turn_does_not_repeat_long_arguments() -> None:
+    budget = ToolBudget(ToolLimits(chars_per_call=1000))
+    reply = AIMessage(
+        "thinking",
+        tool_calls=[
+            {"id": "big", "name": "work", "args": {"name": "x" * 5000}},
+            {"id": "small", "name": "work", "args": {"name": "y"}},
+        ],
+    )
+    log: list[str] = []
+    turn = await run_turn(budget, _tools(log, [0], [0]), reply)
+    assert log == ["x" * 5000, "y"]  # both ran whole
+    assert turn.reply.id == reply.id and turn.reply.content == "thinking"
+    assert [c["args"] for c in turn.reply.tool_calls] == [
+        {"omitted": "5,012 characters of arguments, not repeated here"},
+        {"name": "y"},
+    ]
 
 
 async def test_at_most_the_parallel_limit_runs_at_once() -> None:
