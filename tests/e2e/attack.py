@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.e2e.servers import PASSWORD, Server, shop_database, until
+from tests.e2e.servers import PASSWORD, Server, shop_database, start_ontology, until
 from tests.fakes.openai_server import FakeOpenAIServer, Step, question_and_tool_results
 
 ADMIN_EMAIL = "admin@example.com"
@@ -308,20 +308,7 @@ def _create_admin(server: Server) -> None:
 
 
 def _ready_ontology(client: httpx.Client, database: Path) -> str:
-    connection = client.post(
-        "/api/connections", json={"name": "Shop", "dialect": "sqlite", "database": str(database)}
-    )
-    assert connection.status_code == 201, connection.text
-    model = client.post(
-        "/api/semantic-models",
-        json={"connectionId": connection.json()["data"]["id"], "name": "shop"},
-    )
-    assert model.status_code == 201, model.text
-    ontology = client.post(
-        "/api/ontologies", json={"semanticModelId": model.json()["data"]["id"], "name": "Shop"}
-    )
-    assert ontology.status_code in (201, 202), ontology.text
-    ontology_id: str = ontology.json()["data"]["id"]
+    ontology_id = start_ontology(client, database)
 
     def ready() -> bool:
         status = client.get(f"/api/ontologies/{ontology_id}").json()["data"]["status"]

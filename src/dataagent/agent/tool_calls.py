@@ -214,14 +214,7 @@ def kept_turn(
         )
         for c in malformed
     ]
-    return AIMessage(
-        content=reply.content,
-        tool_calls=valid,
-        invalid_tool_calls=invalid,
-        usage_metadata=reply.usage_metadata,
-        response_metadata=reply.response_metadata,
-        id=reply.id,
-    )
+    return reply.model_copy(update={"tool_calls": valid, "invalid_tool_calls": invalid})
 
 
 def _kept_args(args: Any, limit: int) -> dict[str, Any]:

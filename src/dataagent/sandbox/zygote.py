@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 FRAME = struct.Struct(">Q")
@@ -218,27 +219,33 @@ def enter_fresh_namespaces(tmp_mb: int, shm_mb: int) -> None:
         )
 
 
-def probe_isolation() -> str | None:
-    """Try the per-run namespaces once in a throwaway child; the error text when they fail."""
+def in_throwaway_child(trial: Callable[[], str | None]) -> str | None:
+    """Run `trial` in a forked child that then exits: what it returned or raised, as text
+    (None when it returned None), so a trial never changes this process."""
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(reader)
-        message = b""
         try:
-            enter_fresh_namespaces(1, 1)
-            drop_capabilities()
+            message = (trial() or "").encode()
         except BaseException as exc:
             message = f"{type(exc).__name__}: {exc}".encode()
         write_all(writer, message)
         os._exit(0)
     os.close(writer)
-    chunks = []
-    while chunk := os.read(reader, 4096):
-        chunks.append(chunk)
-    os.close(reader)
+    message = read_all(reader)
     os.waitpid(pid, 0)
-    return b"".join(chunks).decode() or None
+    return message.decode() or None
+
+
+def probe_isolation() -> str | None:
+    """Try the per-run namespaces once in a throwaway child; the error text when they fail."""
+
+    def trial() -> None:
+        enter_fresh_namespaces(1, 1)
+        drop_capabilities()
+
+    return in_throwaway_child(trial)
 
 
 # --- supervising one run -------------------------------------------------------------------
@@ -451,23 +458,14 @@ def _option(name: str, default: int) -> int:
 
 def probe_filter(syscall_filter: Any) -> str | None:
     """Load the filter once in a throwaway child and check it refuses a user namespace."""
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reader)
-        message = b""
-        try:
-            syscall_filter.load()
-            if _libc.unshare(CLONE_NEWUSER) == 0 or ctypes.get_errno() != errno.EPERM:
-                message = b"the filter was loaded but unshare(CLONE_NEWUSER) was not refused"
-        except BaseException as exc:
-            message = f"{type(exc).__name__}: {exc}".encode()
-        write_all(writer, message)
-        os._exit(0)
-    os.close(writer)
-    message = read_all(reader)
-    os.waitpid(pid, 0)
-    return message.decode() or None
+
+    def trial() -> str | None:
+        syscall_filter.load()
+        if _libc.unshare(CLONE_NEWUSER) == 0 or ctypes.get_errno() != errno.EPERM:
+            return "the filter was loaded but unshare(CLONE_NEWUSER) was not refused"
+        return None
+
+    return in_throwaway_child(trial)
 
 
 def main() -> None:
