@@ -23,8 +23,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -244,7 +242,7 @@ class AttackStack:
                     **(env or {}),
                 },
             )
-            _create_admin(server)
+            server.create_user(ADMIN_EMAIL, role="admin")
             server.start()
             server.follow_output()
             stack = cls(model, server)
@@ -295,16 +293,6 @@ class AttackStack:
         """`GET /api/health`, given at most `timeout_s` to answer."""
         with httpx.Client(base_url=self.server.url, timeout=timeout_s) as client:
             return client.get("/api/health")
-
-
-def _create_admin(server: Server) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "dataagent", "users", "create", "--email", ADMIN_EMAIL,
-         "--role", "admin", "--password-stdin"],
-        input=PASSWORD, text=True, capture_output=True, env=server.env(), cwd=server.home,
-        timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _ready_ontology(client: httpx.Client, database: Path) -> str:

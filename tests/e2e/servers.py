@@ -114,11 +114,11 @@ class Server:
             **self.extra_env,
         }
 
-    def create_user(self, email: str) -> None:
-        """A contributor, made with the command line."""
+    def create_user(self, email: str, role: str = "contributor") -> None:
+        """A user (a contributor unless told), made with the command line."""
         done = subprocess.run(
             [sys.executable, "-m", "dataagent", "users", "create", "--email", email,
-             "--role", "contributor", "--password-stdin"],
+             "--role", role, "--password-stdin"],
             input=PASSWORD, text=True, capture_output=True, env=self.env(), cwd=self.home,
             timeout=120,
         )  # fmt: skip
