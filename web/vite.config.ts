@@ -24,5 +24,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Room for the waits above on a loaded machine; a test that hangs still fails.
+    testTimeout: 30000,
   },
 });
