@@ -35,7 +35,14 @@ class RunSystem:
             max_concurrency=settings.run_max_concurrency,
             lease_s=settings.run_lease_s,
         )
-        self.reaper = Reaper(app.database, self.events, self.handlers, settings.run_lease_s)
+        self.reaper = Reaper(
+            app.database,
+            self.events,
+            self.handlers,
+            settings.run_lease_s,
+            claim_timeout_s=settings.answer_claim_timeout_s,
+            chart_retention_hours=settings.chart_retention_hours,
+        )
         self.heartbeat_s = settings.run_heartbeat_s
         self.lease_s = settings.run_lease_s
         # Checked as often as a worker looks for a cancel asked in another process.
