@@ -65,6 +65,7 @@ from dataagent.demo import generate, write_sqlite  # noqa: E402
 from dataagent.llm import providers  # noqa: E402
 from dataagent.llm.calls import ModelInfo  # noqa: E402
 from dataagent.runs.events import RunWriter  # noqa: E402
+from dataagent.runs.system import RunSystem  # noqa: E402
 from dataagent.services import chats, connections, ontologies, semantic_models  # noqa: E402
 from dataagent.services.context import AppContext  # noqa: E402
 from dataagent.store.migrations import upgrade  # noqa: E402
@@ -304,7 +305,7 @@ async def seed_accounts(ctx: AppContext, count: int, retail: Path, prefix: str) 
             ontology = await ontologies.create_ontology(
                 ctx, session, user.id, model.id, "Retail", None
             )
-            await ctx.builds.wait(ontology.id)
+            await ontologies.wait_for_build(ctx, ontology.id)
             await session.refresh(ontology)
             assert ontology.status == "ready", ontology.error
         token, _ = issue_token(user.id, user.token_version, ctx.secret_key, 600)
@@ -620,11 +621,8 @@ async def burst(
             _env_file=None,
         )
         seeding = time.perf_counter()
-        ctx = AppContext.from_settings(settings)
-        try:
-            accounts = await seed_accounts(ctx, concurrency + 1, retail, "burst")
-        finally:
-            await ctx.aclose()
+        async with RunSystem.in_process(settings) as system:  # builds are runs
+            accounts = await seed_accounts(system.app, concurrency + 1, retail, "burst")
         seeded_s = time.perf_counter() - seeding
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"

@@ -256,7 +256,7 @@ def ontology_backfill(
         bool, typer.Option(help="Re-embed every ontology, not just stale ones.")
     ] = False,
 ) -> None:
-    """Embed the datasets of ontologies whose embeddings are missing or from another provider."""
+    """Build again the ontologies whose embeddings are missing or from another provider."""
     settings = _settings()
     _configure_logging(settings)
     _migrate(settings)
@@ -265,14 +265,12 @@ def ontology_backfill(
 
 
 async def _backfill(settings: Settings, force: bool) -> int:
-    from dataagent.services.context import AppContext
+    from dataagent.runs.system import RunSystem
     from dataagent.services.ontologies import backfill_stale
 
-    context = AppContext.from_settings(settings)
-    try:
-        return await backfill_stale(context, force)
-    finally:
-        await context.aclose()
+    # Each ontology is built again as a durable run here, as a server builds one.
+    async with RunSystem.in_process(settings) as system:
+        return await backfill_stale(system.app, force)
 
 
 @sandbox_app.command("serve")

@@ -243,6 +243,9 @@ class Settings(BaseSettings):
     chart_max_spec_chars: int = Field(
         2_000_000, ge=10_000, description="Characters of a chart's Vega-Lite spec (JSON)."
     )
+    chart_retention_hours: float = Field(
+        24.0, gt=0, description="Hours a chart of no message (a stateless chat's) is kept."
+    )
 
     # --- runs --------------------------------------------------------------------------
     run_max_concurrency: int = Field(
@@ -258,6 +261,11 @@ class Settings(BaseSettings):
         1,
         ge=1,
         description="Stateless chats (POST /api/agent/chat) one person streams at once here.",
+    )
+    answer_claim_timeout_s: float = Field(
+        600.0,
+        gt=0,
+        description="Seconds an answer placeholder may wait for its stream before it fails.",
     )
 
     @field_validator("cors_origins", "file_roots", mode="before")

@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
     CANCELLED = "CANCELLED"
     INTERRUPTED = "INTERRUPTED"
+    NOT_STARTED = "NOT_STARTED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
@@ -52,6 +53,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     # How a run ended, reported in its events and on its message rather than as a response.
     ErrorCode.CANCELLED: 409,
     ErrorCode.INTERRUPTED: 503,
+    ErrorCode.NOT_STARTED: 408,
     ErrorCode.INTERNAL_ERROR: 500,
 }
 

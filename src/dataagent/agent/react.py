@@ -51,7 +51,7 @@ from dataagent.agent.prompts import (
 )
 from dataagent.agent.tool_calls import ToolOutcome, run_turn
 from dataagent.agent.tools import ToolScope, make_tools
-from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient, bounded_json, clip_text, text_of
 from dataagent.services import chats
 from dataagent.services.context import AppContext
@@ -62,12 +62,21 @@ MALFORMED = "The model kept sending malformed tool calls."
 
 @dataclass(frozen=True)
 class AnswerRequest:
-    """Which message to answer, for whom, in which run."""
+    """Which message to answer (its chat loaded once, by the run), for whom, in which run."""
 
     owner_id: uuid.UUID
-    chat_id: uuid.UUID
-    message_id: uuid.UUID
+    conversation: chats.Conversation
     run_id: uuid.UUID | None = None
+
+    @property
+    def chat_id(self) -> uuid.UUID:
+        """The chat's id."""
+        return self.conversation.chat.id
+
+    @property
+    def message_id(self) -> uuid.UUID:
+        """The id of the assistant message being answered."""
+        return self.conversation.answer.id
 
 
 @dataclass(frozen=True)
@@ -227,24 +236,16 @@ class _Prepared:
 
 
 async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prepared:
+    conversation = request.conversation
+    context, chat = conversation.context, conversation.chat
+    question = conversation.question.content
     async with ctx.database.session() as session:
-        context = await chats.load_chat_context(ctx, session, request.owner_id, request.chat_id)
-        chat, messages = await chats.get_chat_with_messages(
-            session, request.owner_id, request.chat_id
-        )
-        position = next((i for i, m in enumerate(messages) if m.id == request.message_id), None)
-        if position is None or messages[position].role != "assistant":
-            raise not_found("Message")
-        asked = next((i for i in range(position - 1, -1, -1) if messages[i].role == "user"), None)
-        if asked is None:
-            raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The message answers no question.")
-        question = messages[asked].content
         if chats.is_unnamed(chat.name):
-            first = next(m for m in messages if m.role == "user")
+            first = next(m for m in conversation.messages if m.role == "user")
             await chats.name_unnamed_chat(session, chat.id, name_from_question(first.content))
         grounding = await ground(ctx, session, context.ontology, context.model, question)
-        earlier = [HistoryMessage.of(m) for m in messages[:asked]]
-        saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
+    earlier = [HistoryMessage.of(m) for m in conversation.earlier]
+    saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
     scope = ToolScope(
         ctx=ctx,
         owner_id=request.owner_id,

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.config import Settings
 from dataagent.demo.semantic_model import curated_model_yaml
+from dataagent.runs.system import RunSystem
 from dataagent.services import connections, ontologies, semantic_models, users
 from dataagent.services.context import AppContext
 from dataagent.sources.engines import ConnectionSpec
@@ -52,8 +53,9 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
     if not path.exists():
         log.info("generating the demo database at %s", path)
         await asyncio.to_thread(write_demo_database, path)
-    context = AppContext.from_settings(settings)
-    try:
+    # The demo ontology is built as a durable run here, as a server builds one.
+    async with RunSystem.in_process(settings) as system:
+        context = system.app
         async with context.database.session() as session:
             admin = await users.get_by_email(session, settings.admin_email)
             created = admin is None
@@ -70,8 +72,6 @@ async def seed_demo(settings: Settings, admin_password: str) -> SeedResult:
                 await _build_demo_ontology(context, session, admin.id, path)
             else:
                 await _mark_demo_connection(session, admin.id, path)
-    finally:
-        await context.aclose()
     return SeedResult(path, created)
 
 
@@ -116,4 +116,4 @@ async def _build_demo_ontology(
     ontology = await ontologies.create_ontology(
         context, session, owner_id, model.id, DEMO_ONTOLOGY_NAME, DEMO_DESCRIPTION
     )
-    await context.builds.wait(ontology.id)
+    await ontologies.wait_for_build(context, ontology.id)

@@ -1,9 +1,10 @@
-"""Ontology builds as durable runs: the `ontology_build` run kind and `RunBuilds`, the
-`services.builds.BuildJobs` the API's context gets.
+"""Ontology builds as durable runs: the `ontology_build` run kind, `RunBuilds` (the
+`services.builds.BuildJobs` every context that builds gets: the API's, the command line's,
+the demo set-up's), and the build run a client streams.
 
 A build is an `AgentRun` (kind `ontology_build`) recorded in the transaction that sets its
 ontology `building`; it executes on the runner under a lease like an answer, ends with
-`build_complete` or `build_error`, and is failed by the reaper if its server stops.
+`build_complete` or `build_error`, and is failed by the reaper if its process stops.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.events import StoredEvent
 from dataagent.runs.runner import RunContext, Runner
 from dataagent.services import ontologies
-from dataagent.services.builds import Build
 from dataagent.store import runs
 from dataagent.store.models import AgentRun, Ontology
 
@@ -30,22 +30,13 @@ class OntologyBuilds:
     cancelled_message = BUILD_CANCELLED
     interrupted_message = ontologies.INTERRUPTED
 
-    def __init__(self) -> None:
-        # The build functions handed to `RunBuilds.start`, by run id; a run without one
-        # (started elsewhere) builds the plain way.
-        self.bodies: dict[uuid.UUID, Build] = {}
-
     async def execute(self, run: RunContext) -> None:
         """Build the ontology; `build_complete`, or raise with the ontology's error."""
         assert run.ontology_id is not None
-        body = self.bodies.pop(run.run_id, None)
         await run.emit(
             "build_start", {"ontologyId": str(run.ontology_id), "runId": str(run.run_id)}
         )
-        if body is not None:
-            await body()
-        else:
-            await ontologies.build_ontology(run.app, run.ontology_id)
+        await ontologies.build_ontology(run.app, run.ontology_id)
         async with run.app.database.session() as session:
             ontology = await session.get(Ontology, run.ontology_id)
         if ontology is None:
@@ -79,17 +70,12 @@ class OntologyBuilds:
             "code": code.value,
         }
 
-    def forget(self, run_id: uuid.UUID) -> None:
-        """Drop the build function of a run that ended without executing."""
-        self.bodies.pop(run_id, None)
-
 
 class RunBuilds:
     """`BuildJobs` on the runner: each build a run of kind `ontology_build`."""
 
-    def __init__(self, runner: Runner, kind: OntologyBuilds, lease_s: float) -> None:
+    def __init__(self, runner: Runner, lease_s: float) -> None:
         self.runner = runner
-        self.kind = kind
         self.lease_s = lease_s
         self._recorded: dict[uuid.UUID, uuid.UUID] = {}
         self._latest: dict[uuid.UUID, uuid.UUID] = {}
@@ -101,21 +87,28 @@ class RunBuilds:
         run = runs.add_build_run(session, owner_id, ontology_id, self.lease_s)
         self._recorded[ontology_id] = run.id
 
-    async def start(self, ontology_id: uuid.UUID, build: Build) -> None:
-        """Submit the recorded build run, which will run `build`."""
+    async def start(self, ontology_id: uuid.UUID) -> None:
+        """Submit the recorded build run (it executes `services.ontologies.build_ontology`)."""
         run_id = self._recorded.pop(ontology_id)
-        self.kind.bodies[run_id] = build
         self._latest[ontology_id] = run_id
-        if not await self.runner.submit(run_id):
-            self.kind.forget(run_id)
+        await self.runner.submit(run_id)
 
     async def wait(self, ontology_id: uuid.UUID) -> None:
         """Wait for the ontology's latest build started here."""
         run_id = self._latest.get(ontology_id)
         if run_id is not None:
             await self.runner.wait(run_id)
-            self.kind.forget(run_id)
 
     async def cancel_all(self) -> None:
         """Stop the runner (the app is closing): builds in flight end INTERRUPTED."""
         await self.runner.stop()
+
+
+async def build_run(session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID) -> AgentRun:
+    """The latest build run of one of the caller's ontologies (the one a client streams);
+    NOT_FOUND for another's ontology, and for one never built as a run."""
+    ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
+    found = await runs.runs_of_ontology(session, ontology.id)
+    if not found:
+        raise DataAgentError(ErrorCode.NOT_FOUND, "This ontology has no build to show.")
+    return found[-1]

@@ -19,7 +19,7 @@ from dataagent.runs.events import StoredEvent, partial_content
 from dataagent.runs.runner import RunContext
 from dataagent.services import chats as chat_services
 from dataagent.services import llm
-from dataagent.store import chats, runs
+from dataagent.store import runs
 from dataagent.store.models import AgentRun
 from dataagent.store.types import utcnow
 
@@ -77,41 +77,41 @@ class ChatAnswers:
     interrupted_message = ANSWER_INTERRUPTED
 
     async def execute(self, run: RunContext) -> None:
-        """Answer the message with the agent and store the answer; raise on failure (the
-        runner then fails the message through `abandon`), saving the traces either way."""
+        """Answer the message with the agent and end the run with the answer stored, in its
+        last transaction; raise on failure (the runner then fails the message through
+        `abandon`), saving the traces either way."""
         assert run.chat_id is not None and run.message_id is not None
-        # `message_start` was stored with the claim (runs.answers.start_answer).
-        database = run.app.database
-        async with database.session() as session:
-            chat = await chats.get_chat(session, run.owner_id, run.chat_id)
-            client = await llm.chat_client(run.app, session, run.owner_id, chat.llm_provider)
-        answer = await self._answer(run, client)
-        await run.emit(
+        # `message_start` was stored with the claim (runs.answers.start_answer). The chat is
+        # read once here, and passed down to the agent.
+        async with run.app.database.session() as session:
+            conversation = await chat_services.load_conversation(
+                run.app, session, run.owner_id, run.chat_id, run.message_id
+            )
+            client = await llm.chat_client(
+                run.app, session, run.owner_id, conversation.chat.llm_provider
+            )
+        answer = await self._answer(run, client, conversation)
+        message_id = run.message_id
+
+        async def store(session: AsyncSession) -> None:
+            await chat_services.complete_message(
+                session, message_id, answer.content, answer.metadata
+            )
+
+        await run.end(
             "message_complete",
-            {
-                "messageId": str(run.message_id),
-                "content": answer.content,
-                "metadata": answer.metadata,
-            },
+            {"messageId": str(message_id), "content": answer.content, "metadata": answer.metadata},
+            store,
         )
 
-    async def _answer(self, run: RunContext, client: ChatClient) -> react.Answer:
-        assert run.chat_id is not None and run.message_id is not None
-        database = run.app.database
+    async def _answer(
+        self, run: RunContext, client: ChatClient, conversation: chat_services.Conversation
+    ) -> react.Answer:
         try:
-            request = react.AnswerRequest(
-                owner_id=run.owner_id,
-                chat_id=run.chat_id,
-                message_id=run.message_id,
-                run_id=run.run_id,
-            )
-            answer = await react.answer_message(run.app, request, run.emit, client)
-            async with database.session() as session:
-                await chat_services.complete_message(
-                    session, run.message_id, answer.content, answer.metadata
-                )
+            request = react.AnswerRequest(run.owner_id, conversation, run.run_id)
+            return await react.answer_message(run.app, request, run.emit, client)
         finally:
-            async with database.session() as session:
+            async with run.app.database.session() as session:
                 await llm.save_traces(
                     session,
                     run.owner_id,
@@ -120,7 +120,6 @@ class ChatAnswers:
                     message_id=run.message_id,
                 )
                 await session.commit()
-        return answer
 
     async def abandon(
         self,

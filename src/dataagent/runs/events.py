@@ -90,9 +90,11 @@ class Notifier:
             waiter.set()
 
 
-# A run's last event (type, payload), and what makes it while failing the run's object.
+# A run's last event (type, payload); and what ends a run, in the transaction that records
+# its end: it writes the run's object (the answer stored, the message failed, ...) and gives
+# the last event.
 LastEvent = tuple[str, dict[str, Any]]
-Abandon = Callable[[AsyncSession], Awaitable[LastEvent]]
+Ending = Callable[[AsyncSession], Awaitable[LastEvent | None]]
 
 
 class RunWriter:
@@ -127,20 +129,19 @@ class RunWriter:
     async def finish(
         self,
         status: Literal["succeeded", "failed"],
-        final: LastEvent | None = None,
+        end: Ending,
         *,
         code: str | None = None,
         message: str | None = None,
-        abandon: Abandon | None = None,
     ) -> bool:
-        """End the run in one transaction: `abandon`'s changes (which give the last event),
-        the last event, and the run's status; so whoever reads the last event reads an
-        ended run. False when the run was no longer this worker's (nothing is written)."""
+        """End the run in one transaction: `end`'s changes (which give the last event), the
+        last event, and the run's status; so whoever reads the last event reads an ended run
+        and its object in its final state. False when the run was no longer this worker's
+        (nothing is written)."""
         async with self._lock:
             seq = self.seq + 1
             async with self._log.database.session() as session:
-                if abandon is not None:
-                    final = await abandon(session)
+                final = await end(session)
                 if final is not None:
                     event, data = final
                     if not await runs.add_event(

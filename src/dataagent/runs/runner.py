@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -24,7 +24,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.agent.events import RUN_EVENTS
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.runs.events import TERMINAL_EVENTS, EventLog, LeaseLost, RunWriter, StoredEvent
+from dataagent.runs.events import (
+    TERMINAL_EVENTS,
+    EventLog,
+    LastEvent,
+    LeaseLost,
+    RunWriter,
+    StoredEvent,
+)
 from dataagent.services.context import AppContext
 from dataagent.store import runs
 from dataagent.store.models import AgentRun
@@ -41,6 +48,10 @@ def worker_id() -> str:
     """A name for this process's worker, unique across hosts and restarts (≤ 64 chars)."""
     return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
+
+# What a run that succeeds writes besides its terminal event and status (the answer stored),
+# in the same transaction.
+Write = Callable[[AsyncSession], Awaitable[object]]
 
 # Answer text arriving within this long is stored as one `message_chunk`: a model streams
 # a token every few milliseconds, and each event is a committed row (docs/runs.md).
@@ -60,8 +71,10 @@ class RunContext:
     ontology_id: uuid.UUID | None
     writer: RunWriter
     job: _Job
-    # The terminal event, written with the run's end (see `RunWriter.finish`).
-    final: tuple[str, dict[str, Any]] | None = None
+    # The terminal event and what to write with it, in the transaction that ends the run
+    # (see `end` and `RunWriter.finish`).
+    final: LastEvent | None = None
+    write: Write | None = None
     _chunks: list[str] = field(default_factory=list)
     _flusher: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -83,12 +96,29 @@ class RunContext:
                 self._wake = asyncio.Event()
                 self._flusher = asyncio.get_running_loop().create_task(self._flush_later())
             return
-        await self.flush()
         if event in TERMINAL_EVENTS:
-            self.final = (event, data)
+            await self.end(event, data)
             return
+        await self.flush()
         async with self._lock:
             await self.writer.append(event, data)
+
+    async def end(self, event: str, data: dict[str, Any], write: Write | None = None) -> None:
+        """End the run with this terminal event (the handler returns next): when the handler
+        returns, `write`'s changes (the answer stored), the event and the run's status are
+        committed in one transaction, or none of them."""
+        if event not in TERMINAL_EVENTS:
+            raise ValueError(f"{event!r} does not end a run")
+        await self.flush()
+        self.final = (event, data)
+        self.write = write
+
+    async def ending(self, session: AsyncSession) -> LastEvent | None:
+        """The end of a run that succeeded, in the transaction recording it: `write`'s changes
+        and the terminal event."""
+        if self.write is not None:
+            await self.write(session)
+        return self.final
 
     async def flush(self) -> None:
         """Store the answer text still waiting to be joined."""
@@ -123,9 +153,9 @@ class RunContext:
 class RunHandler(Protocol):
     """What one kind of run does, and what a run of that kind leaves when it fails.
 
-    `execute` may end the run itself (append its terminal event and leave the message or
-    ontology in its final state) or raise; when it raises without a terminal event in the
-    log, `abandon` does that part (also for the reaper, after the worker died).
+    `execute` ends the run with `run.end(terminal event, write)`, `write` leaving the message
+    or ontology in its final state in the transaction that records the end; or it raises,
+    and `abandon` does that part (also for the reaper, after the worker died).
     """
 
     cancelled_message: str
@@ -337,6 +367,7 @@ class LocalRunner:
                     raise asyncio.CancelledError
                 await handler.execute(context)
                 await context.flush()
+                ended = await writer.finish("succeeded", context.ending)
             except BaseException as exc:
                 outcome = self._outcome(run_id, exc, job)
                 if outcome is None:
@@ -347,7 +378,7 @@ class LocalRunner:
                 code, message = outcome
                 await self._fail(run, handler, writer, code, message)
                 return
-            if not await writer.finish("succeeded", context.final):
+            if not ended:
                 log.warning("run %s: ended by someone else before it finished here", run_id)
         finally:
             self._slots.release()
@@ -408,7 +439,7 @@ class LocalRunner:
         async def abandon(session: AsyncSession) -> tuple[str, dict[str, Any]]:
             return await handler.abandon(session, run, code, text, events)
 
-        ended = await writer.finish("failed", code=code.value, message=text, abandon=abandon)
+        ended = await writer.finish("failed", abandon, code=code.value, message=text)
         if not ended:
             log.warning("run %s: ended by someone else before it failed here", run.id)
 

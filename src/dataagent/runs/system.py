@@ -3,6 +3,10 @@ stateless chats streaming in this process."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+
+from dataagent.config import Settings
 from dataagent.runs.builds import OntologyBuilds, RunBuilds
 from dataagent.runs.chat import ChatAnswers
 from dataagent.runs.events import EventLog
@@ -20,10 +24,9 @@ class RunSystem:
         settings = app.settings
         self.app = app
         self.events = EventLog(app.database)
-        self.builds_kind = OntologyBuilds()
         self.handlers: dict[str, RunHandler] = {
             "chat_message": ChatAnswers(),
-            "ontology_build": self.builds_kind,
+            "ontology_build": OntologyBuilds(),
         }
         self.runner = LocalRunner(
             app,
@@ -32,7 +35,14 @@ class RunSystem:
             max_concurrency=settings.run_max_concurrency,
             lease_s=settings.run_lease_s,
         )
-        self.reaper = Reaper(app.database, self.events, self.handlers, settings.run_lease_s)
+        self.reaper = Reaper(
+            app.database,
+            self.events,
+            self.handlers,
+            settings.run_lease_s,
+            claim_timeout_s=settings.answer_claim_timeout_s,
+            chart_retention_hours=settings.chart_retention_hours,
+        )
         self.heartbeat_s = settings.run_heartbeat_s
         self.lease_s = settings.run_lease_s
         # Checked as often as a worker looks for a cancel asked in another process.
@@ -44,8 +54,22 @@ class RunSystem:
     def install(cls, app: AppContext) -> RunSystem:
         """A run system for the app whose context now builds ontologies on its runner."""
         system = cls(app)
-        app.builds = RunBuilds(system.runner, system.builds_kind, system.lease_s)
+        app.builds = RunBuilds(system.runner, system.lease_s)
         return system
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def in_process(cls, settings: Settings) -> AsyncIterator[RunSystem]:
+        """A context and its run system for work outside the server (the command line, the
+        demo set-up): its builds are durable runs executed here, as a server's are. Stopped
+        and closed at the end (a build still running then ends INTERRUPTED)."""
+        system = cls.install(AppContext.from_settings(settings))
+        try:
+            await system.runner.start()
+            yield system
+        finally:
+            await system.stop()
+            await system.app.aclose()
 
     def register(self, kind: RunKind, handler: RunHandler) -> None:
         """Execute runs of `kind` with `handler` (tests register their own)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +21,7 @@ from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
 from dataagent.store import charts as store
 from dataagent.store.models import Chart
+from dataagent.store.types import utcnow
 
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
 MAX_TITLE_CHARS = 255
@@ -140,3 +142,12 @@ async def charts_of_message(
 ) -> list[Chart]:
     """The caller's charts of one message, oldest first."""
     return await store.charts_of_message(session, owner_id, message_id)
+
+
+async def delete_expired(session: AsyncSession, retention_hours: float) -> int:
+    """Delete the charts of no message (a stateless chat keeps none) older than the retention,
+    and commit; how many. Called by the periodic sweep (`runs.reaper`)."""
+    cutoff = utcnow() - timedelta(hours=retention_hours)
+    deleted = await store.delete_unattached(session, cutoff)
+    await session.commit()
+    return deleted

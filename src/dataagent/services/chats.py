@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.semantic.model import SemanticModel
+from dataagent.services import llm
 from dataagent.services.connections import QueryTarget, ontology_target
 from dataagent.services.context import AppContext
 from dataagent.services.ontologies import ready_model, require_ready
@@ -19,6 +23,12 @@ from dataagent.store.types import utcnow
 from dataagent.vocabulary import LlmProvider
 
 _UNSET: object = object()
+
+# In a regenerated answer's metadata: the question it answers, and the answer it replaces.
+QUESTION_KEY = "questionId"
+REGENERATED_FROM_KEY = "regeneratedFrom"
+
+STILL_GENERATING = "This answer is still being generated; wait for it to end or cancel it."
 
 
 @dataclass(frozen=True)
@@ -31,15 +41,76 @@ class ChatContext:
     target: QueryTarget
 
 
+@dataclass(frozen=True)
+class Conversation:
+    """A chat loaded once to answer one of its messages: its context, its messages (oldest
+    first), the answer being written and the question it answers."""
+
+    context: ChatContext
+    messages: list[DataChatMessage]
+    answer: DataChatMessage
+    question: DataChatMessage
+
+    @property
+    def chat(self) -> DataChat:
+        """The chat."""
+        return self.context.chat
+
+    @property
+    def earlier(self) -> list[DataChatMessage]:
+        """The messages before the question: the conversation it was asked in."""
+        return self.messages[: self.messages.index(self.question)]
+
+
 async def load_chat_context(
     ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID
 ) -> ChatContext:
     """Chat -> ontology (ready) -> semantic model -> connection, all the caller's own."""
     chat = await chats.get_chat(session, owner_id, chat_id)
+    return await _context_of(ctx, session, owner_id, chat)
+
+
+async def _context_of(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat: DataChat
+) -> ChatContext:
     ontology = await ontologies.get_owned_ontology(session, owner_id, chat.ontology_id)
     model = ready_model(ontology)
     target = await ontology_target(ctx, session, owner_id, ontology)
     return ChatContext(chat, ontology, model, target)
+
+
+async def load_conversation(
+    ctx: AppContext,
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+) -> Conversation:
+    """What answering one of the caller's assistant messages needs, each part read once: the
+    chat's context (as `load_chat_context`), its messages and the question answered.
+
+    NOT_FOUND for a message that is not an assistant message of the chat; VALIDATION_ERROR
+    when it answers no question.
+    """
+    chat, messages = await chats.get_chat_with_messages(session, owner_id, chat_id)
+    context = await _context_of(ctx, session, owner_id, chat)
+    answer = next((m for m in messages if m.id == message_id), None)
+    if answer is None or answer.role != "assistant":
+        raise not_found("Message")
+    question = question_of(messages, answer)
+    if question is None:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The message answers no question.")
+    return Conversation(context, messages, answer, question)
+
+
+def question_of(messages: list[DataChatMessage], answer: DataChatMessage) -> DataChatMessage | None:
+    """The user message an assistant message answers: the one its metadata names (a
+    regenerated answer, written after later messages), else the last one before it."""
+    named = (answer.metadata_ or {}).get(QUESTION_KEY)
+    if named is not None:
+        return next((m for m in messages if str(m.id) == named and m.role == "user"), None)
+    before = messages[: messages.index(answer)]
+    return next((m for m in reversed(before) if m.role == "user"), None)
 
 
 async def list_chats(
@@ -122,30 +193,74 @@ async def list_messages(
 
 
 async def send_message(
-    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, content: str
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, content: str
 ) -> tuple[DataChatMessage, DataChatMessage]:
-    """Store the user's message and the assistant's `generating` placeholder in one commit."""
+    """Store the user's message and the assistant's `generating` placeholder in one commit.
+
+    LLM_UNAVAILABLE (503), storing nothing, when no model can answer the chat: a placeholder
+    no run can ever claim would only wait to be failed.
+    """
     chat = await chats.get_chat(session, owner_id, chat_id)
+    await llm.answering_provider(ctx, session, owner_id, chat.llm_provider)
     seq = await chats.next_seq(session, chat.id)
     now = utcnow()
     question = DataChatMessage(
         chat_id=chat.id, role="user", content=content, status="complete", seq=seq, created_at=now
     )
-    # The placeholder starts with empty metadata: claiming it atomically flips that to
-    # {"claimed": true}, so a second stream request cannot start a second run.
-    reply = DataChatMessage(
-        chat_id=chat.id,
-        role="assistant",
-        content="",
-        status="generating",
-        metadata_={},
-        seq=seq + 1,
-        created_at=now,
-    )
+    reply = _placeholder(chat, seq + 1, now, {})
     session.add_all([question, reply])
     chat.updated_at = now
     await session.commit()
     return question, reply
+
+
+async def regenerate_message(
+    ctx: AppContext,
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+) -> tuple[DataChatMessage, DataChatMessage]:
+    """Ask the question of a finished or failed answer again: a new `generating` placeholder
+    for it at the end of the chat (the old answer stays), committed; (question, placeholder).
+
+    NOT_FOUND for a message not in the caller's chat; CONFLICT for a user message or an
+    answer still generating; LLM_UNAVAILABLE (503) as `send_message`.
+    """
+    chat, messages = await chats.get_chat_with_messages(session, owner_id, chat_id)
+    answer = next((m for m in messages if m.id == message_id), None)
+    if answer is None:
+        raise not_found("Message")
+    if answer.role != "assistant":
+        raise DataAgentError(ErrorCode.CONFLICT, "Only an assistant message can be regenerated.")
+    if answer.status == "generating":
+        raise DataAgentError(ErrorCode.CONFLICT, STILL_GENERATING)
+    question = question_of(messages, answer)
+    if question is None:
+        raise DataAgentError(ErrorCode.CONFLICT, "The message answers no question.")
+    await llm.answering_provider(ctx, session, owner_id, chat.llm_provider)
+    now = utcnow()
+    metadata = {QUESTION_KEY: str(question.id), REGENERATED_FROM_KEY: str(answer.id)}
+    reply = _placeholder(chat, await chats.next_seq(session, chat.id), now, metadata)
+    session.add(reply)
+    chat.updated_at = now
+    await session.commit()
+    return question, reply
+
+
+def _placeholder(
+    chat: DataChat, seq: int, now: datetime, metadata: dict[str, Any]
+) -> DataChatMessage:
+    """An assistant message waiting for its answer; a stream request claims it (a run)."""
+    return DataChatMessage(
+        chat_id=chat.id,
+        role="assistant",
+        content="",
+        status="generating",
+        metadata_=metadata,
+        seq=seq,
+        created_at=now,
+    )
 
 
 # --- answering: finishing a message, the history summary, naming -------------------------------
@@ -162,25 +277,30 @@ def is_unnamed(name: str | None) -> bool:
 async def complete_message(
     session: AsyncSession, message_id: uuid.UUID, content: str, metadata: dict[str, Any]
 ) -> DataChatMessage | None:
-    """Store an answer: status complete, content, metadata merged in; commit.
+    """Store an answer in the caller's transaction (not committed: a run commits it with its
+    end, docs/runs.md): status complete, content, metadata merged in.
 
     A message already finished (complete or failed) is left as it is; None when it is gone.
     """
-    message = await session.get(DataChatMessage, message_id)
+    message = await session.get(DataChatMessage, message_id, populate_existing=True)
     if message is None or message.status != "generating":
         return message
     message.content = content
     message.metadata_ = {**(message.metadata_ or {}), **metadata}
     message.status = "complete"
     await _touch_chat(session, message.chat_id)
-    await session.commit()
+    await session.flush()
     return message
 
 
 async def _touch_chat(session: AsyncSession, chat_id: uuid.UUID) -> None:
-    chat = await session.get(DataChat, chat_id)
-    if chat is not None:
-        chat.updated_at = utcnow()
+    # An UPDATE, not a read and a write: the answer's chat was read once, by its run.
+    await session.execute(
+        update(DataChat)
+        .where(DataChat.id == chat_id)
+        .values(updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def save_history_summary(

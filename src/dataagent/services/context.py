@@ -15,7 +15,7 @@ from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
 from dataagent.llm.providers import close_chat_model
 from dataagent.ontology.retrieval import DatasetIndex
 from dataagent.sandbox import Sandbox, sandbox_from_settings
-from dataagent.services.builds import BuildJobs, BuildTasks
+from dataagent.services.builds import BuildJobs
 from dataagent.services.index_cache import IndexCache
 from dataagent.sources.credentials import CredentialCipher
 from dataagent.sources.pool import QueryPool
@@ -38,8 +38,9 @@ class AppContext:
     login_limiter: LoginLimiter
     # Refuses executions (not start-up) when bubblewrap is missing and unsafe mode is off.
     sandbox: Sandbox
-    # In-process by default; the API puts builds on its durable runs.
-    builds: BuildJobs = field(default_factory=BuildTasks)
+    # Durable runs, put here by the run system (`runs.system.RunSystem.install`): a context
+    # without one cannot build ontologies.
+    builds: BuildJobs | None = None
     search_indexes: IndexCache[DatasetIndex] = field(default_factory=IndexCache)
     # The model boundary's one seam: when set, every chat model is made by this function
     # (tests and benchmarks put a scripted model here) instead of from the provider settings.
@@ -69,7 +70,8 @@ class AppContext:
 
     async def aclose(self) -> None:
         """Stop the builds still running, the sandbox, the query pool and the app database."""
-        await self.builds.cancel_all()
+        if self.builds is not None:
+            await self.builds.cancel_all()
         for model in self.chat_models.values():
             await close_chat_model(model)
         self.chat_models.clear()

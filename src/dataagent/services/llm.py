@@ -152,6 +152,16 @@ def _resolve(
     return default
 
 
+async def answering_provider(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat_provider: LlmProvider | None
+) -> ProviderId:
+    """The provider that answers this user's chat (resolved as the module says);
+    LLM_UNAVAILABLE (503) when none can."""
+    require_provider(ctx)
+    user = await users.get_user(session, owner_id)
+    return _resolve(ctx, chat_provider, user.default_llm_provider)
+
+
 async def chat_client(
     ctx: AppContext,
     session: AsyncSession,
@@ -160,10 +170,8 @@ async def chat_client(
     *,
     observer: CallObserver | None = None,
 ) -> ChatClient:
-    """A client for the model that answers this user's chat (resolved as the module says)."""
-    require_provider(ctx)
-    user = await users.get_user(session, owner_id)
-    provider = _resolve(ctx, chat_provider, user.default_llm_provider)
+    """A client for the model that answers this user's chat (`answering_provider`)."""
+    provider = await answering_provider(ctx, session, owner_id, chat_provider)
     override = _override((await _overrides(session)).get(provider))
     info = providers.model_info(ctx.settings, provider, override)
     if ctx.chat_model_factory is not None:

@@ -1,8 +1,9 @@
 """Ontologies: create and build them, check they are ready, search them, read their parts.
 
-A build runs in the background (`AppContext.builds`): in the API, a durable run, which the
-run reaper fails (INTERRUPTED) when its server stopped; a build is recorded in the same
-transaction that sets its ontology `building`.
+A build runs in the background as a durable run (`AppContext.builds`), wherever it was
+started (the API, the command line, the demo set-up), which the run reaper fails
+(INTERRUPTED) when its process stopped; a build is recorded in the same transaction that
+sets its ontology `building`, and its run executes `build_ontology`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.suggestions import Suggestion, suggest_questions
 from dataagent.semantic.yaml_io import load_yaml
+from dataagent.services.builds import BuildJobs
 from dataagent.services.context import AppContext
 from dataagent.store import ontologies, semantic_models
 from dataagent.store.models import (
@@ -90,6 +92,24 @@ async def _embedder(ctx: AppContext, provider: EmbeddingProvider | None) -> Embe
 # --- building ----------------------------------------------------------------------------------
 
 
+def _builds(ctx: AppContext) -> BuildJobs:
+    if ctx.builds is None:
+        raise RuntimeError("building an ontology needs the run system (RunSystem.install)")
+    return ctx.builds
+
+
+async def _start_build(
+    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology: Ontology
+) -> None:
+    """Set the ontology `building` and record its build run in one commit, then start it."""
+    ontology.status = "building"
+    ontology.error = None
+    builds = _builds(ctx)
+    await builds.record(session, owner_id, ontology.id)
+    await session.commit()
+    await builds.start(ontology.id)
+
+
 async def create_ontology(
     ctx: AppContext,
     session: AsyncSession,
@@ -103,9 +123,7 @@ async def create_ontology(
     ontology = await ontologies.add_ontology(
         session, owner_id, semantic_model_id, name, description
     )
-    await ctx.builds.record(session, owner_id, ontology.id)
-    await session.commit()
-    await ctx.builds.start(ontology.id, functools.partial(build_ontology, ctx, ontology.id))
+    await _start_build(ctx, session, owner_id, ontology)
     return ontology
 
 
@@ -114,12 +132,13 @@ async def rebuild_ontology(
 ) -> Ontology:
     """Build again from the current semantic model (picks up YAML edits, re-embeds)."""
     ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-    ontology.status = "building"
-    ontology.error = None
-    await ctx.builds.record(session, owner_id, ontology.id)
-    await session.commit()
-    await ctx.builds.start(ontology.id, functools.partial(build_ontology, ctx, ontology.id))
+    await _start_build(ctx, session, owner_id, ontology)
     return ontology
+
+
+async def wait_for_build(ctx: AppContext, ontology_id: uuid.UUID) -> None:
+    """Wait for the ontology's build started in this process to end."""
+    await _builds(ctx).wait(ontology_id)
 
 
 async def build_ontology(
@@ -171,7 +190,8 @@ async def build_ontology(
 async def backfill_embeddings(
     ctx: AppContext, session: AsyncSession, ontology_id: uuid.UUID
 ) -> Ontology:
-    """Re-embed one ontology (any owner's: for admins), waiting for the build to finish."""
+    """Build one ontology again (any owner's: for admins) with the configured embedding
+    provider, as a build run of its owner's, and wait for it to end."""
     ontology = await session.get(Ontology, ontology_id)
     if ontology is None:
         raise not_found("Ontology")
@@ -179,18 +199,20 @@ async def backfill_embeddings(
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR, "The ontology has no semantic model to embed."
         )
-    await build_ontology(ctx, ontology.id)
+    await _start_build(ctx, session, ontology.owner_id, ontology)
+    await wait_for_build(ctx, ontology.id)
     await session.refresh(ontology)
     return ontology
 
 
 async def backfill_stale(ctx: AppContext, force: bool = False) -> int:
-    """Re-embed every ontology whose embeddings are missing or stale; how many were."""
+    """Build again, one after the other, every ontology whose embeddings are missing or from
+    another provider (every one with `force`); how many were."""
     provider = await _embedder(ctx, None)
     async with ctx.database.session() as session:
         ids = await ontologies.stale_ontology_ids(session, provider.name, force)
-    for ontology_id in ids:
-        await build_ontology(ctx, ontology_id, provider)
+        for ontology_id in ids:
+            await backfill_embeddings(ctx, session, ontology_id)
     return len(ids)
 
 

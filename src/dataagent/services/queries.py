@@ -127,8 +127,12 @@ async def compile_and_run(
     execute: bool = False,
     max_rows: int | None = None,
     question: str | None = None,
+    run_id: uuid.UUID | None = None,
 ) -> CompiledPlan:
-    """Compile a QueryPlan against the caller's ready ontology; with `execute`, run it too."""
+    """Compile a QueryPlan against the caller's ready ontology; with `execute`, run it too.
+
+    `run_id`, as for `run_and_record`, links the query's record to the agent run that asked.
+    """
     ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
     model = ready_model(ontology)
     compiled = compile_plan(plan, model, model.dialect)
@@ -145,6 +149,7 @@ async def compile_and_run(
         question=question,
         mode="plan",
         plan=plan.model_dump(mode="json"),
+        run_id=run_id,
     )
     return CompiledPlan(compiled, run)
 

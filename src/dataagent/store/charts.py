@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.store.models import Chart
@@ -51,3 +52,13 @@ async def charts_of_message(
         .order_by(Chart.created_at, Chart.id)
     )
     return list((await session.scalars(query)).all())
+
+
+async def delete_unattached(session: AsyncSession, created_before: datetime) -> int:
+    """Delete the charts that belong to no message (a stateless chat's), made before the time
+    given (not committed); how many. A message's charts go with it (ON DELETE CASCADE)."""
+    result = await session.execute(
+        delete(Chart).where(Chart.message_id.is_(None), Chart.created_at < created_before)
+    )
+    assert isinstance(result, CursorResult)
+    return result.rowcount

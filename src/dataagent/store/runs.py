@@ -123,12 +123,12 @@ async def claim_message(
     process that dies before handing it to a worker leaves a run the reaper will fail.
     """
     message = await owned_message(session, owner_id, chat_id, message_id)
-    if await run_of_message(session, message.id) is not None:
-        raise DataAgentError(ErrorCode.CONFLICT, ALREADY_ANSWERED)
     if message.role != "assistant":
         raise DataAgentError(ErrorCode.CONFLICT, "Only an assistant message can be answered.")
     if message.status != "generating":
         raise DataAgentError(ErrorCode.CONFLICT, f"This message is already {message.status}.")
+    if await run_of_message(session, message.id) is not None:
+        raise DataAgentError(ErrorCode.CONFLICT, ALREADY_ANSWERED)
     # One answer per user at a time, also across processes: PostgreSQL serialises a user's
     # claims on their row; SQLite serialises every writer at the insert below.
     await session.execute(select(User.id).where(User.id == owner_id).with_for_update())
@@ -158,6 +158,34 @@ def add_first_event(session: AsyncSession, run_id: uuid.UUID, event: str, data: 
     """A run's first event (seq 1), in the transaction that creates the run: its worker's
     writer numbers after it."""
     session.add(RunEvent(run_id=run_id, seq=1, event=event, data=data, created_at=utcnow()))
+
+
+async def add_unstarted_run(
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+    code: str,
+    message: str,
+) -> AgentRun:
+    """The run of an answer that never started, failed from the outset (flushed): its insert
+    is the claim, so a stream request claiming the message at the same moment and this
+    exclude each other (IntegrityError for the one that comes second)."""
+    now = utcnow()
+    run = AgentRun(
+        kind="chat_message",
+        owner_id=owner_id,
+        chat_id=chat_id,
+        message_id=message_id,
+        status="failed",
+        error_code=code,
+        error_message=message,
+        created_at=now,
+        finished_at=now,
+    )
+    session.add(run)
+    await session.flush()
+    return run
 
 
 def add_build_run(
@@ -426,11 +454,15 @@ async def run_state(session: AsyncSession, run_id: uuid.UUID) -> RunStatus | Non
 async def fail_generating_message(
     session: AsyncSession, message_id: uuid.UUID, content: str, error: dict[str, Any]
 ) -> bool:
-    """Fail a message still `generating` with its partial text; False when it had ended."""
+    """Fail a message still `generating` with its partial text, `error` added to its
+    metadata (a regenerated answer keeps the question it names); False when it had ended."""
+    metadata = await session.scalar(
+        select(DataChatMessage.metadata_).where(DataChatMessage.id == message_id)
+    )
     result = await session.execute(
         update(DataChatMessage)
         .where(DataChatMessage.id == message_id, DataChatMessage.status == "generating")
-        .values(status="failed", content=content, metadata_={"error": error})
+        .values(status="failed", content=content, metadata_={**(metadata or {}), "error": error})
     )
     return _won(result)
 
@@ -445,6 +477,27 @@ async def fail_building_ontology(
         .values(status="failed", error=message, updated_at=utcnow())
     )
     return _won(result)
+
+
+async def unclaimed_answers(
+    session: AsyncSession, created_before: datetime, limit: int = 500
+) -> list[tuple[uuid.UUID, uuid.UUID, uuid.UUID]]:
+    """Assistant messages still `generating` that no run has claimed, created before the
+    time given, oldest first: (owner id, chat id, message id)."""
+    claimed = exists().where(AgentRun.message_id == DataChatMessage.id)
+    rows = await session.execute(
+        select(DataChat.owner_id, DataChatMessage.chat_id, DataChatMessage.id)
+        .join(DataChat, DataChat.id == DataChatMessage.chat_id)
+        .where(
+            DataChatMessage.role == "assistant",
+            DataChatMessage.status == "generating",
+            DataChatMessage.created_at < created_before,
+            ~claimed,
+        )
+        .order_by(DataChatMessage.created_at)
+        .limit(limit)
+    )
+    return [(owner_id, chat_id, message_id) for owner_id, chat_id, message_id in rows.all()]
 
 
 async def orphaned_builds(session: AsyncSession) -> list[uuid.UUID]:

@@ -99,7 +99,7 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
     ) -> Asked:
         target_chat = chat_id or chat.id
         async with world.database.session() as session:
-            _, reply = await chats.send_message(session, owner.id, target_chat, question)
+            _, reply = await chats.send_message(ctx, session, owner.id, target_chat, question)
             run = AgentRun(
                 kind="chat_message",
                 owner_id=owner.id,
@@ -113,10 +113,15 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
         model = ScriptedChatModel(script=script, default=default)
         client = scripted_client(model)
         events = Recorder()
-        request = AnswerRequest(owner.id, target_chat, reply_id, run_id)
+        async with world.database.session() as session:
+            conversation = await chats.load_conversation(
+                ctx, session, owner.id, target_chat, reply_id
+            )
+        request = AnswerRequest(owner.id, conversation, run_id)
         answer = await answer_message(ctx, request, events, client)
         async with world.database.session() as session:
             await chats.complete_message(session, reply_id, answer.content, answer.metadata)
+            await session.commit()
         return Asked(answer, events, model, client, reply_id, run_id)
 
     return Retail(world, owner.id, ontology.id, chat.id, ask)

@@ -20,7 +20,7 @@ async def _pairs(retail: Retail, count: int) -> None:
     async with retail.world.database.session() as session:
         for i in range(1, count + 1):
             _, reply = await chats.send_message(
-                session, retail.owner_id, retail.chat_id, f"question {i}"
+                retail.world.context, session, retail.owner_id, retail.chat_id, f"question {i}"
             )
             metadata = {
                 "toolCalls": [
@@ -33,6 +33,7 @@ async def _pairs(retail: Retail, count: int) -> None:
                 ]
             }
             await chats.complete_message(session, reply.id, f"answer {i}", metadata)
+        await session.commit()
 
 
 def _summary_step(label: str, seen: list[str]) -> object:

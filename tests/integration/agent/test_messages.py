@@ -13,7 +13,9 @@ from dataagent.store.models import DataChat, DataChatMessage
 
 async def _placeholder(retail: Retail) -> tuple[DataChatMessage, datetime]:
     async with retail.world.database.session() as session:
-        _, reply = await chats.send_message(session, retail.owner_id, retail.chat_id, "Hi?")
+        _, reply = await chats.send_message(
+            retail.world.context, session, retail.owner_id, retail.chat_id, "Hi?"
+        )
         reply.metadata_ = {"claimed": True}
         await session.commit()
         chat = await session.get(DataChat, retail.chat_id)

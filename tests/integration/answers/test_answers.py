@@ -163,18 +163,25 @@ async def test_malformed_tool_calls_without_end_stop_the_answer(
     assert (await message_of(world, message_id)).status == "failed"
 
 
-@pytest.mark.parametrize("run_overrides", [{"openai_base_url": None}])
 async def test_without_a_model_the_stream_says_how_to_configure_one(
     world: World, live: Live
 ) -> None:
     chat = await new_chat(world, world.contributor)
     message_id = await chat.ask("How many customers?")
+    # The model goes away between the question and its stream (a restart without it).
+    world.context.settings = world.context.settings.model_copy(update={"openai_base_url": None})
     response = await live.clients["contributor"].post(chat.url(message_id, "stream"))
     assert response.status_code == 503
     error = response.json()["error"]
     assert error["code"] == "LLM_UNAVAILABLE" and "OPENAI_API_KEY" in error["message"]
-    # Nothing was claimed: once a model is configured the same message can be answered.
+    # Nothing was claimed: once a model is configured again the same message can be
+    # answered (until the claim timeout, when the sweep fails it: NOT_STARTED).
     assert (await message_of(world, message_id)).status == "generating"
+    # A new question is refused at once, and nothing is stored for it.
+    asked = await live.clients["contributor"].post(
+        f"/api/data-agent/chats/{chat.id}/messages", json={"content": "And now?"}
+    )
+    assert asked.status_code == 503 and asked.json()["error"]["code"] == "LLM_UNAVAILABLE"
 
 
 async def test_the_stateless_chat_streams_seed_002_events_with_a_chart(

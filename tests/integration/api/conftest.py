@@ -55,6 +55,9 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
         max_body_bytes=64 * 1024,
         # Not built: what `/` answers must not depend on a `make web` in this checkout.
         web_dir=tmp_path / "web-not-built",
+        # A provider is named, so questions can be sent (no model is called unless a test
+        # scripts one); tests of a server without one configure it away.
+        openai_api_key="sk-test-not-used",
         _env_file=None,  # type: ignore[call-arg]
     )
 
@@ -167,3 +170,23 @@ async def built(client: httpx.AsyncClient, ontology_id: str) -> dict[str, object
             return ontology
         await asyncio.sleep(0.01)
     raise AssertionError(f"ontology {ontology_id} still building")
+
+
+async def refuse_inserts(database: Database, table: str, column: str, value: str) -> None:
+    """Make the app database refuse to insert the rows of `table` whose `column` is `value`:
+    a trigger, so the statement itself fails in the database, as a full disk would make it."""
+    async with database.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            await conn.exec_driver_sql(
+                f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} "
+                f"WHEN NEW.{column} = '{value}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+            return
+        await conn.exec_driver_sql(
+            "CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql "
+            "AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$"
+        )
+        await conn.exec_driver_sql(
+            f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} FOR EACH ROW "
+            f"WHEN (NEW.{column} = '{value}') EXECUTE FUNCTION refuse_insert()"
+        )

@@ -5,10 +5,18 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import pytest
+from pydantic import SecretStr
 from sqlalchemy import func, select
-from tests.integration.api.conftest import Account, World
+from sqlalchemy.exc import DBAPIError
+from tests.integration.api.conftest import Account, World, refuse_inserts
 
-from dataagent.store.models import AuditEvent, DataChatMessage
+from dataagent.services import charts, chats
+from dataagent.store import runs
+from dataagent.store.models import AuditEvent, Chart, DataChatMessage
+
+# The start of a PNG file: what a kept image is checked for.
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
 
 
 async def _chat(world: World, owner: Account, name: str = "Sales", **extra: object) -> dict:
@@ -128,7 +136,7 @@ async def test_message_count_in_listing(world: World) -> None:
 
 
 async def test_get_chat_with_messages(world: World) -> None:
-    chat = await _chat(world, world.contributor, "Q4", llmProvider="anthropic")
+    chat = await _chat(world, world.contributor, "Q4", llmProvider="openai")
     await world.contributor.client.post(
         f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "top customers?"}
     )
@@ -136,7 +144,7 @@ async def test_get_chat_with_messages(world: World) -> None:
     assert response.status_code == 200
     data = response.json()["data"]
     assert data["name"] == "Q4"
-    assert data["llmProvider"] == "anthropic"
+    assert data["llmProvider"] == "openai"
     assert [(m["role"], m["status"]) for m in data["messages"]] == [
         ("user", "complete"),
         ("assistant", "generating"),
@@ -325,29 +333,54 @@ async def test_send_message_errors(world: World) -> None:
 
 
 async def test_message_pair_is_one_transaction(world: World) -> None:
-    """If the pair cannot be committed, neither message is stored."""
+    """If the placeholder cannot be stored, the question is not stored either: the database
+    refuses the second insert, and nothing of the pair is left."""
     chat = await _chat(world, world.contributor)
-    from dataagent.services import chats
-
+    await refuse_inserts(world.database, "data_chat_messages", "role", "assistant")
     async with world.database.session() as session:
-        original_commit = session.commit
+        with pytest.raises(DBAPIError):
+            await chats.send_message(
+                world.context, session, world.contributor.id, uuid.UUID(chat["id"]), "q"
+            )
+    assert await _stored(world, chat["id"]) == []
 
-        async def failing_commit() -> None:
-            raise RuntimeError("disk full")
 
-        session.commit = failing_commit  # type: ignore[method-assign]
-        try:
-            await chats.send_message(session, world.contributor.id, uuid.UUID(chat["id"]), "q")
-        except RuntimeError:
-            await session.rollback()
-        session.commit = original_commit  # type: ignore[method-assign]
+async def _stored(world: World, chat_id: str) -> list[tuple[str, str]]:
+    """The (role, status) of a chat's messages as the database holds them, in order."""
     async with world.database.session() as session:
-        stored = await session.scalar(
-            select(func.count())
-            .select_from(DataChatMessage)
-            .where(DataChatMessage.chat_id == uuid.UUID(chat["id"]))
+        rows = await session.execute(
+            select(DataChatMessage.role, DataChatMessage.status)
+            .where(DataChatMessage.chat_id == uuid.UUID(chat_id))
+            .order_by(DataChatMessage.seq)
         )
-    assert stored == 0
+    return [(role, status) for role, status in rows.all()]
+
+
+async def test_without_a_model_a_question_is_refused_and_nothing_is_stored(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    world.context.settings = world.context.settings.model_copy(update={"openai_api_key": None})
+    response = await world.contributor.client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "How many customers?"}
+    )
+    assert response.status_code == 503, response.text
+    error = response.json()["error"]
+    assert error["code"] == "LLM_UNAVAILABLE" and "OPENAI_API_KEY" in error["message"]
+    assert await _stored(world, chat["id"]) == []
+
+
+async def test_a_chat_whose_provider_is_not_enabled_cannot_be_asked(world: World) -> None:
+    chat = await _chat(world, world.contributor, llmProvider="openai")
+    # The server's models change: its chat's provider is gone, another is there.
+    world.context.settings = world.context.settings.model_copy(
+        update={"openai_api_key": None, "anthropic_api_key": SecretStr("sk-ant-test")}
+    )
+    response = await world.contributor.client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "How many customers?"}
+    )
+    assert response.status_code == 503, response.text
+    assert response.json()["error"]["code"] == "LLM_UNAVAILABLE"
+    assert "openai" in response.json()["error"]["message"]
+    assert await _stored(world, chat["id"]) == []
 
 
 async def test_list_messages_paginated(world: World) -> None:
@@ -366,3 +399,124 @@ async def test_list_messages_paginated(world: World) -> None:
     ]
     assert (await world.viewer.client.get(url)).status_code == 404  # viewer may read, not theirs
     assert (await world.anon.get(url)).status_code == 401
+
+
+# --- regenerate ----------------------------------------------------------------------------
+
+
+async def _finish(world: World, message_id: str, status: str = "failed") -> None:
+    """End an answer as its run would have (failed, or complete)."""
+    async with world.database.session() as session:
+        if status == "failed":
+            error = {"code": "LLM_ERROR", "message": "The model failed."}
+            assert await runs.fail_generating_message(session, uuid.UUID(message_id), "", error)
+        else:
+            await chats.complete_message(session, uuid.UUID(message_id), "Two.", {})
+        await session.commit()
+
+
+async def test_regenerate_asks_the_same_question_again(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    messages = f"/api/data-agent/chats/{chat['id']}/messages"
+    first = (await client.post(messages, json={"content": "How many customers?"})).json()["data"]
+    answer = first["assistantMessage"]["id"]
+    url = f"{messages}/{answer}/regenerate"
+
+    busy = await client.post(url)
+    assert busy.status_code == 409, busy.text
+    assert busy.json()["error"]["code"] == "CONFLICT"
+    assert "still being generated" in busy.json()["error"]["message"]
+
+    await _finish(world, answer, "failed")
+    second = (await client.post(messages, json={"content": "And by city?"})).json()["data"]
+    await _finish(world, second["assistantMessage"]["id"], "complete")
+    response = await client.post(url)  # the older, failed answer: Retry
+    assert response.status_code == 201, response.text
+    pair = response.json()["data"]
+    assert pair["userMessage"] == first["userMessage"]  # the same question, not a copy
+    placeholder = pair["assistantMessage"]
+    assert (placeholder["role"], placeholder["status"], placeholder["content"]) == (
+        "assistant",
+        "generating",
+        "",
+    )
+    assert placeholder["metadata"] == {
+        "questionId": first["userMessage"]["id"],
+        "regeneratedFrom": answer,
+    }
+    # The old answers stay; the new placeholder comes last.
+    assert await _stored(world, chat["id"]) == [
+        ("user", "complete"),
+        ("assistant", "failed"),
+        ("user", "complete"),
+        ("assistant", "complete"),
+        ("assistant", "generating"),
+    ]
+    # The last answer (finished): Regenerate.
+    last = await client.post(f"{messages}/{second['assistantMessage']['id']}/regenerate")
+    assert last.status_code == 201, last.text
+    assert last.json()["data"]["userMessage"]["id"] == second["userMessage"]["id"]
+    # A retry that fails too still names its question: retried again, it asks the same.
+    await _finish(world, placeholder["id"], "failed")
+    again = await client.post(f"{messages}/{placeholder['id']}/regenerate")
+    assert again.json()["data"]["userMessage"]["id"] == first["userMessage"]["id"]
+
+
+async def test_regenerate_refusals(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    messages = f"/api/data-agent/chats/{chat['id']}/messages"
+    pair = (await client.post(messages, json={"content": "q"})).json()["data"]
+    answer = pair["assistantMessage"]["id"]
+    await _finish(world, answer)
+    url = f"{messages}/{answer}/regenerate"
+
+    question = await client.post(f"{messages}/{pair['userMessage']['id']}/regenerate")
+    assert question.status_code == 409 and question.json()["error"]["code"] == "CONFLICT"
+    theirs = await world.other.client.post(url)
+    missing = await world.other.client.post(f"{messages}/{uuid.uuid4()}/regenerate")
+    assert theirs.status_code == missing.status_code == 404
+    assert theirs.content == missing.content
+    assert (await world.viewer.client.post(url)).status_code == 403
+    assert (await world.anon.post(url)).status_code == 401
+    world.context.settings = world.context.settings.model_copy(update={"openai_api_key": None})
+    unanswerable = await client.post(url)
+    assert unanswerable.status_code == 503
+    assert unanswerable.json()["error"]["code"] == "LLM_UNAVAILABLE"
+    assert await _stored(world, chat["id"]) == [("user", "complete"), ("assistant", "failed")]
+
+
+async def test_the_openapi_document_describes_regenerate(world: World) -> None:
+    paths = (await world.anon.get("/openapi.json")).json()["paths"]
+    base = "/api/data-agent/chats/{chat_id}/messages"
+    regenerate = paths[f"{base}/{{message_id}}/regenerate"]["post"]
+    send = paths[base]["post"]
+    assert regenerate["operationId"] == "regenerateMessage"
+    assert regenerate["responses"]["201"] == send["responses"]["201"]  # sendMessage's shape
+    assert {"404", "409", "503"} <= set(regenerate["responses"])
+    assert "503" in send["responses"]
+
+
+# --- charts go with their chat ------------------------------------------------------------
+
+
+async def test_deleting_a_chat_deletes_its_answers_charts(world: World) -> None:
+    """On every app database, SQLite's foreign keys included: the charts of a chat's
+    messages go when the chat is deleted (ON DELETE CASCADE, chats -> messages -> charts)."""
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    pair = await client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "Chart it"}
+    )
+    message_id = uuid.UUID(pair.json()["data"]["assistantMessage"]["id"])
+    async with world.database.session() as session:
+        chart = await charts.save_image(session, world.contributor.id, message_id, PNG, "c")
+        kept = await charts.save_image(session, world.contributor.id, None, PNG, "stateless")
+        await session.commit()
+    assert (await client.get(f"/api/charts/{chart.id}")).status_code == 200
+    assert (await client.delete(f"/api/data-agent/chats/{chat['id']}")).status_code == 204
+    async with world.database.session() as session:
+        left = set(await session.scalars(select(Chart.id)))
+    assert left == {kept.id}
+    assert (await client.get(f"/api/charts/{chart.id}")).status_code == 404

@@ -31,6 +31,12 @@ def configure(world: World, **values: Any) -> None:
 OPENAI_AND_ANTHROPIC = {"openai_api_key": "sk-test-openai", "anthropic_api_key": "sk-test-ant"}
 
 
+@pytest.fixture(autouse=True)
+def no_provider(world: World) -> None:
+    """These tests start on a server with no provider, and configure the ones they need."""
+    configure(world, openai_api_key=None)
+
+
 async def put_settings(account: Account, **body: Any) -> Any:
     return await account.client.put("/api/settings/llm", json=body)
 
@@ -344,7 +350,8 @@ async def test_chat_client_answers_through_an_openai_compatible_server(world: Wo
 
 
 async def _question(world: World, owner: Account) -> tuple[uuid.UUID, uuid.UUID]:
-    """A chat of `owner` and its assistant message's id."""
+    """A chat of `owner` and its assistant message's id (asked with a provider configured)."""
+    configure(world, openai_api_key="sk-test")
     ontology_id = await world.make_ontology(owner)
     chat = await owner.client.post(
         "/api/data-agent/chats", json={"name": "Sales", "ontologyId": str(ontology_id)}

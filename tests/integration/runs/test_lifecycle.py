@@ -204,7 +204,8 @@ async def test_the_reaper_fails_an_expired_run_keeping_its_partial_text(
     replay = await world.contributor.client.get(chat.url(dead, "events"), params={"after": 5})
     assert [e for _, e, _ in parse(replay.content)] == ["message_chunk", "message_error"]
     assert (await run_of(world, alive)).status == "running"
-    # A message nobody has asked to answer yet is left alone, however old.
+    # A message nobody has asked to answer yet is not the reaper's (the sweep fails it only
+    # past the claim timeout: test_sweeps.py).
     assert (await message_of(world, unasked)).status == "generating"
 
 

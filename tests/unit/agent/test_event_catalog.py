@@ -10,8 +10,9 @@ from dataagent.agent.events import RUN_EVENTS, STATELESS_EVENTS
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs" / "events.md"
 SOURCE = ROOT / "src" / "dataagent"
-# `emit("x"`, `self.emit("x"`, `run.emit(\n "x"`: every literal event type in the code.
-EMITTED = re.compile(r"""\bemit\(\s*["']([a-z_]+)["']""")
+# `emit("x"`, `self.emit("x"`, `run.emit(\n "x"`, and a run's last, `run.end("x"`: every
+# literal event type in the code.
+EMITTED = re.compile(r"""\b(?:emit|end)\(\s*["']([a-z_]+)["']""")
 # `return "build_error", {...}`: the terminal events a failing run hands back.
 RETURNED = re.compile(r"""return\s+["']((?:message|build)_[a-z_]+)["'],""")
 # `add_first_event(session, run.id, "message_start", ...)`: the event stored with a claim.

@@ -7,9 +7,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from dataagent.api.deps import SessionDep, require
+from dataagent.api.deps import ContextDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, Envelope, PageOf, page_of
 from dataagent.api.schemas.chats import (
+    ANSWERABLE_RESPONSES,
+    REGENERATE_RESPONSES,
     ChatCreate,
     ChatPublic,
     ChatUpdate,
@@ -18,6 +20,7 @@ from dataagent.api.schemas.chats import (
     MessagePair,
     MessagePublic,
     chat_public,
+    message_pair,
     message_public,
 )
 from dataagent.auth.permissions import Permission
@@ -113,14 +116,35 @@ async def list_messages(
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
-@router.post("/chats/{chat_id}/messages", status_code=201, operation_id="sendMessage")
+@router.post(
+    "/chats/{chat_id}/messages",
+    status_code=201,
+    operation_id="sendMessage",
+    responses=ANSWERABLE_RESPONSES,
+)
 async def send_message(
-    user: Writer, session: SessionDep, chat_id: uuid.UUID, body: MessageCreate
+    user: Writer, context: ContextDep, session: SessionDep, chat_id: uuid.UUID, body: MessageCreate
 ) -> Envelope[MessagePair]:
-    """Store a question and the assistant's placeholder in one transaction."""
-    question, reply = await chats.send_message(session, user.id, chat_id, body.content)
-    return Envelope(
-        data=MessagePair(
-            user_message=message_public(question), assistant_message=message_public(reply)
-        )
-    )
+    """Store a question and the assistant's placeholder in one transaction (503, storing
+    nothing, when no model can answer the chat)."""
+    question, reply = await chats.send_message(context, session, user.id, chat_id, body.content)
+    return Envelope(data=message_pair(question, reply))
+
+
+@router.post(
+    "/chats/{chat_id}/messages/{message_id}/regenerate",
+    status_code=201,
+    operation_id="regenerateMessage",
+    responses=REGENERATE_RESPONSES,
+)
+async def regenerate_message(
+    user: Writer,
+    context: ContextDep,
+    session: SessionDep,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
+) -> Envelope[MessagePair]:
+    """Ask a finished or failed answer's question again: a new placeholder for it, answered
+    like a new question's (stream it); the old answer stays. 409 while it is generating."""
+    question, reply = await chats.regenerate_message(context, session, user.id, chat_id, message_id)
+    return Envelope(data=message_pair(question, reply))

@@ -1,16 +1,18 @@
-"""Ontologies (`ontologies:*`, owner only): build, graph, search, suggested questions, join
-paths, compile."""
+"""Ontologies (`ontologies:*`, owner only): build (and watch the build), graph, search,
+suggested questions, join paths, compile."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Header, Query, Response
 from fastapi import Path as PathParam
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.deps import ContextDep, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, POOL_RESPONSES, Envelope
+from dataagent.api.deps import ContextDep, RunsDep, SessionDep, require
+from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, POOL_RESPONSES, Envelope, json_errors
 from dataagent.api.schemas.ontologies import (
     CompileInput,
     CompileOutput,
@@ -27,7 +29,10 @@ from dataagent.api.schemas.ontologies import (
     search_result,
 )
 from dataagent.api.schemas.queries import query_output
+from dataagent.api.schemas.runs import BUILD_EVENT_RESPONSES
 from dataagent.auth.permissions import Permission
+from dataagent.runs import builds
+from dataagent.runs.sse import EventStream, event_stream
 from dataagent.semantic.joins import JoinPath
 from dataagent.services import ontologies, queries
 from dataagent.store.models import User
@@ -35,6 +40,14 @@ from dataagent.store.models import User
 router = APIRouter(prefix="/api/ontologies", tags=["ontologies"], responses=ERROR_RESPONSES)
 Reader = Annotated[User, Depends(require(Permission.ONTOLOGIES_READ))]
 Writer = Annotated[User, Depends(require(Permission.ONTOLOGIES_WRITE))]
+# As on an answer's `.../events` (routes/runs.py): optional, but never null.
+LastEventId = Annotated[
+    Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
+    Header(
+        alias="Last-Event-ID",
+        description="The id of the last event received: the stream resumes after it.",
+    ),
+]
 
 
 @router.get("", operation_id="listOntologies")
@@ -78,6 +91,32 @@ async def rebuild_ontology(
     """Rebuild from the current semantic model (picks up YAML edits, re-embeds)."""
     ontology = await ontologies.rebuild_ontology(context, session, user.id, ontology_id)
     return Envelope(data=OntologyPublic.model_validate(ontology))
+
+
+@router.get(
+    "/{ontology_id}/build/events",
+    operation_id="streamOntologyBuildEvents",
+    response_class=EventStream,
+    # Its errors are JSON (the router's would be filed under the stream's media type).
+    responses=json_errors({**ERROR_RESPONSES, **BUILD_EVENT_RESPONSES}),
+)
+async def build_events(
+    user: Reader,
+    session: SessionDep,
+    system: RunsDep,
+    ontology_id: uuid.UUID,
+    last_event_id: LastEventId = None,
+    after: Annotated[
+        Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
+        Query(description="Resume after this event id."),
+    ] = None,
+) -> EventStream:
+    """Replay the ontology's latest build's events after `Last-Event-ID` (or `after`), then
+    follow it live until it ends (`build_complete` or `build_error`)."""
+    run = await builds.build_run(session, user.id, ontology_id)
+    await session.close()
+    start = last_event_id if last_event_id is not None else (after or 0)
+    return event_stream(system.events, run.id, start, system.heartbeat_s)
 
 
 @router.get("/{ontology_id}/graph", operation_id="getOntologyGraph")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel, ErrorBody
 from dataagent.store.models import DataChat, DataChatMessage
 from dataagent.vocabulary import LlmProvider, MessageRole, MessageStatus
 
@@ -82,6 +82,16 @@ class MessagePair(ApiModel):
     assistant_message: MessagePublic
 
 
+_UNANSWERABLE = {"model": ErrorBody, "description": "No language model can answer the chat"}
+
+ANSWERABLE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {503: _UNANSWERABLE}
+
+REGENERATE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    409: {"model": ErrorBody, "description": "The answer is still generating, or not an answer"},
+    503: _UNANSWERABLE,
+}
+
+
 def chat_public(chat: DataChat, message_count: int) -> ChatPublic:
     """The public view of a chat, with its message count."""
     return ChatPublic.model_validate(chat).model_copy(update={"message_count": message_count})
@@ -90,3 +100,10 @@ def chat_public(chat: DataChat, message_count: int) -> ChatPublic:
 def message_public(message: DataChatMessage) -> MessagePublic:
     """The public view of a message."""
     return MessagePublic.model_validate(message)
+
+
+def message_pair(question: DataChatMessage, reply: DataChatMessage) -> MessagePair:
+    """A question and the placeholder that will answer it."""
+    return MessagePair(
+        user_message=message_public(question), assistant_message=message_public(reply)
+    )

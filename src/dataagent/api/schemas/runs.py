@@ -80,6 +80,29 @@ CLAIM_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
 
 REPLAY_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {200: EVENT_STREAM}
 
+_BUILD_FRAMES = (
+    "Server-Sent Events, one frame per stored event of the ontology's latest build: "
+    "`id: <seq>` (send it back as `Last-Event-ID` to resume), `event: <type>` (build_start, "
+    "build_complete, build_error; docs/events.md), `data: <JSON>`; a `: heartbeat` comment "
+    "on a quiet stream. The stream ends after build_complete or build_error."
+)
+
+BUILD_EVENT_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    200: {
+        "description": "The build's events as Server-Sent Events",
+        "content": {
+            "text/event-stream": {
+                "schema": {"type": "string", "description": _BUILD_FRAMES},
+                "example": (
+                    'id: 1\nevent: build_start\ndata: {"ontologyId":"…","runId":"…"}\n\n'
+                    'id: 2\nevent: build_complete\ndata: {"ontologyId":"…","status":"ready",'
+                    '"datasetCount":3,"relationshipCount":2}\n\n'
+                ),
+            }
+        },
+    },
+}
+
 CANCEL_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     409: {"model": ErrorBody, "description": "The run has already finished"},
 }
