@@ -27,6 +27,8 @@ export interface DataChatOptions {
    * when the view mounts.
    */
   claimMessageId?: string | null;
+  /** For tests: how following an answer waits before reconnecting (followAnswer's `sleep`). */
+  sleep?: FollowOptions['sleep'];
 }
 
 export interface DataChatState {
@@ -58,7 +60,7 @@ function toChatData(chat: ChatWithMessages): ChatData {
 export function useDataChat(chatId: string, options: DataChatOptions): DataChatState {
   const api = useApi();
   const queryClient = useQueryClient();
-  const { canWrite } = options;
+  const { canWrite, sleep } = options;
   const onError = useRef(options.onError);
   useEffect(() => {
     onError.current = options.onError;
@@ -91,10 +93,13 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         start,
         allowClaim: canWrite,
         signal: controller.signal,
+        sleep,
         onEvent: (e) => dispatch({ type: 'event', messageId, event: e.event, data: e.data }),
       }).then((outcome) => {
         if (following.current === controller) following.current = null;
         if (outcome.kind === 'aborted') return;
+        // The stream stayed lost but the answer had ended: show it as stored.
+        if (outcome.kind === 'stored') dispatch({ type: 'settle', message: toMessageView(outcome.message) });
         // Not started, and this person may not start it: it stays as it is (generating).
         const unclaimed = outcome.kind === 'failed' && outcome.error.status === 404 && start === 'attach' && !canWrite;
         if (outcome.kind === 'failed' && !unclaimed) {
@@ -108,7 +113,7 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         invalidateChat(queryClient, chatId);
       });
     },
-    [api, chatId, canWrite, queryClient],
+    [api, chatId, canWrite, queryClient, sleep],
   );
 
   // An answer still being written when the chat (re)loaded: attach to it and replay.
