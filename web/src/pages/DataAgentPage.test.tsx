@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorResponse, frame, jsonResponse, sseResponse } from '../api/fakeFetch';
 import { chat, fakeServer, message, renderApp, type FakeServer } from './testApp';
@@ -60,6 +60,26 @@ describe('DataAgentPage', () => {
 
     await ui.click(screen.getByRole('button', { name: 'Send message' }));
     await waitFor(() => expect(input).toHaveValue('Hello'));
+  });
+
+  // Long: over a hundred rows in jsdom. A viewer's rows have no actions, and rows are found by
+  // text, not role: each is several times faster.
+  it('the chat list pages past the first 100 chats', { timeout: 30_000 }, async () => {
+    const chats = Array.from({ length: 130 }, (_, i) => chat(`c${i + 1}`, `Chat number ${i + 1}`));
+    const { network } = renderApp('/agent', fakeServer(server({ chats, role: 'viewer' })));
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Open chat list' }));
+    const list = await screen.findByRole('navigation', { name: 'Chats' });
+    const rows = () => within(list).getAllByText(/^Chat number \d+$/);
+    await waitFor(() => expect(rows()).toHaveLength(100), { timeout: 5000 });
+    await ui.click(within(list).getByRole('button', { name: 'Load more chats' }));
+    await waitFor(() => expect(rows()).toHaveLength(130), { timeout: 5000 });
+    expect(rows().at(-1)).toHaveTextContent('Chat number 130');
+    expect(within(list).queryByRole('button', { name: 'Load more chats' })).toBeNull();
+    const pages = network.requests
+      .filter((r) => r.path === '/api/data-agent/chats')
+      .map((r) => new URL(r.url, 'http://test').searchParams.get('page'));
+    expect(pages).toEqual(['1', '2']);
   });
 
   it('keeps the chat header in step with a rename from the list', async () => {
