@@ -29,15 +29,34 @@ export function postMessage(api: ApiClient, chatId: string, content: string): Pr
   );
 }
 
-/** A question and its answer just stored: appended to the cached chat, if it is cached. */
-export function addMessagePair(queryClient: QueryClient, chatId: string, pair: MessagePair) {
-  const ids = new Set([pair.userMessage.id, pair.assistantMessage.id]);
-  queryClient.setQueryData<ChatWithMessages>(queryKeys.chat(chatId), (old) =>
-    old && {
-      ...old,
-      messages: [...old.messages.filter((m) => !ids.has(m.id)), pair.userMessage, pair.assistantMessage],
-    },
+/**
+ * Asks a question again (POST .../regenerate): a new placeholder answering the question that
+ * `messageId` answered; the old answer stays. Answers like postMessage (the question, already
+ * in the chat, and the new placeholder), claimed the same way.
+ */
+export function regenerateAnswer(api: ApiClient, chatId: string, messageId: string): Promise<MessagePair> {
+  return unwrap(
+    api.http.POST('/api/data-agent/chats/{chat_id}/messages/{message_id}/regenerate', {
+      params: { path: { chat_id: chatId, message_id: messageId } },
+    }),
   );
+}
+
+/**
+ * A question and its answer just stored, in the cached chat if it is cached: a message it
+ * holds already (the question asked again) is updated where it is, a new one appended.
+ */
+export function addMessagePair(queryClient: QueryClient, chatId: string, pair: MessagePair) {
+  queryClient.setQueryData<ChatWithMessages>(queryKeys.chat(chatId), (old) => {
+    if (!old) return old;
+    const messages = [...old.messages];
+    for (const message of [pair.userMessage, pair.assistantMessage]) {
+      const at = messages.findIndex((m) => m.id === message.id);
+      if (at === -1) messages.push(message);
+      else messages[at] = message;
+    }
+    return { ...old, messages };
+  });
 }
 
 /** Applies `update` to every cached page of every chat list (`index` 0: the first page). */

@@ -210,6 +210,70 @@ describe('useDataChat', () => {
     expect(t.hook.result.current.messages[1].status).toBe('generating');
   });
 
+  it('regenerates an answer: a new placeholder after the old answer, claimed and followed like a question', async () => {
+    const question = message('m1', 'user', 'How many customers?');
+    const first = message('m2', 'assistant', 'Forty.');
+    const again = message('m3', 'assistant', '', 'generating');
+    const stored = [question, first];
+    let stream!: LiveStream;
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith(stored);
+      if (req.method === 'POST' && req.path === `${BASE}/messages/m2/regenerate`) {
+        stored.push(again);
+        return jsonResponse(201, { data: { userMessage: question, assistantMessage: again } });
+      }
+      if (req.method === 'POST' && req.path === `${BASE}/messages/m3/stream`) {
+        stream = liveSse();
+        return stream.response;
+      }
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+
+    let asked = false;
+    await act(async () => {
+      asked = await t.hook.result.current.regenerate('m2');
+    });
+    expect(asked).toBe(true);
+    const post = t.network.requests.find((r) => r.path.endsWith('/regenerate'))!;
+    expect(post.body).toBe('');
+    // The question is not repeated; the old answer stays, the new one follows it.
+    expect(t.hook.result.current.messages.map((m) => [m.id, m.status])).toEqual([
+      ['m1', 'complete'],
+      ['m2', 'complete'],
+      ['m3', 'generating'],
+    ]);
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(true));
+    await act(async () => {
+      stream.push(frame(1, 'message_start', { messageId: 'm3', chatId: 'c1', runId: 'r2', startedAt: 'x' }));
+      stream.push(frame(2, 'message_complete', { messageId: 'm3', content: 'Forty-two.', metadata: {} }));
+    });
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    expect(t.hook.result.current.messages.map((m) => m.content)).toEqual(['How many customers?', 'Forty.', 'Forty-two.']);
+    expect(t.network.calls().filter((c) => c.startsWith('POST'))).toEqual([
+      `POST ${BASE}/messages/m2/regenerate`,
+      `POST ${BASE}/messages/m3/stream`,
+    ]);
+  });
+
+  it('reports a regenerate the server refused and keeps the chat as it was', async () => {
+    const sentence = 'This answer is still being generated; wait for it or stop it.';
+    const stored = [message('m1', 'user', 'Q'), message('m2', 'assistant', 'A', 'failed')];
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith(stored);
+      return errorResponse(409, 'CONFLICT', sentence);
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+    let asked = true;
+    await act(async () => {
+      asked = await t.hook.result.current.regenerate('m2');
+    });
+    expect(asked).toBe(false);
+    expect(t.onError).toHaveBeenCalledWith(sentence);
+    expect(t.hook.result.current.messages.map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(t.hook.result.current.isStreaming).toBe(false);
+  });
+
   it('shows an answer that finished while the stream stayed lost, as stored, not as failed', async () => {
     const done = { ...message('m2', 'assistant', 'Forty-two.'), metadata: { durationMs: 1200 } };
     let reconnections = 0;
