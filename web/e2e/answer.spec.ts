@@ -43,7 +43,10 @@ test('ask: the tool accordion shows the SQL, the answer streams with a table and
   const download = page.waitForEvent('download');
   await answer.getByRole('button', { name: 'Download table as CSV' }).last().click();
   const file = await download;
-  const csv = readFileSync(await file.path(), 'utf-8');
+  const bytes = readFileSync(await file.path());
+  // UTF-8 with a byte-order mark, for spreadsheet programs.
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const csv = bytes.subarray(3).toString('utf-8');
   expect(csv.split(/\r?\n/)[0]).toBe('region,revenue');
   expect(csv).toMatch(/South,\d+\.\d+/);
 

@@ -124,9 +124,59 @@ describe('followAnswer', () => {
     });
     expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'NETWORK_ERROR', message: CONNECTION_LOST_MESSAGE } });
     expect(t.sleeps).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000]);
-    expect(t.net.requests).toHaveLength(8);
-    expect(t.net.requests.slice(1).every((r) => r.headers.get('Last-Event-ID') === '2')).toBe(true);
+    // The claim, seven reconnections, then the stored message (unreachable too).
+    expect(t.net.requests).toHaveLength(9);
+    expect(t.net.requests.slice(1, 8).every((r) => r.headers.get('Last-Event-ID') === '2')).toBe(true);
+    expect(t.net.calls().at(-1)).toBe(`GET ${BASE}`);
     expect(t.events.map((e) => e.id)).toEqual([1, 2]);
+  });
+
+  it('after the last try, asks the stored message and reports an answer that ended meanwhile', async () => {
+    const stored = { id: 'm2', chatId: 'c1', role: 'assistant', content: 'Houston has 12.', status: 'complete', metadata: {}, createdAt: 'x' };
+    const t = setup((req) => {
+      if (req.path === STREAM) return sseResponse({ chunks: [F[0], F[1]], end: 'drop' });
+      if (req.path === EVENTS) return errorResponse(502, 'HTTP_502', 'Bad gateway.');
+      if (req.method === 'GET' && req.path === BASE) return jsonResponse(200, { data: stored });
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    const outcome = await followAnswer(t.api, {
+      chatId: 'c1', messageId: 'm2', start: 'claim', onEvent: t.onEvent, sleep: t.sleep, maxRetries: 3,
+    });
+    expect(outcome).toEqual({ kind: 'stored', message: stored });
+    expect(t.net.calls()).toEqual([`POST ${STREAM}`, `GET ${EVENTS}`, `GET ${EVENTS}`, `GET ${EVENTS}`, `GET ${BASE}`]);
+  });
+
+  it('calls the answer lost when the stored message is still generating, or cannot be read', async () => {
+    for (const asked of [
+      () => jsonResponse(200, { data: { id: 'm2', chatId: 'c1', role: 'assistant', content: '', status: 'generating', metadata: {}, createdAt: 'x' } }),
+      () => errorResponse(502, 'HTTP_502', 'Bad gateway.'),
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ]) {
+      const t = setup((req) => {
+        if (req.method === 'GET' && req.path === BASE) return asked();
+        throw new TypeError('Failed to fetch');
+      });
+      const outcome = await followAnswer(t.api, {
+        chatId: 'c1', messageId: 'm2', start: 'attach', onEvent: t.onEvent, sleep: t.sleep, maxRetries: 2,
+      });
+      expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'NETWORK_ERROR', message: CONNECTION_LOST_MESSAGE } });
+      expect(t.net.calls().at(-1)).toBe(`GET ${BASE}`);
+    }
+  });
+
+  it('does not ask the stored message when aborted while waiting to reconnect', async () => {
+    const controller = new AbortController();
+    const t = setup(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const outcome = await followAnswer(t.api, {
+      chatId: 'c1', messageId: 'm2', start: 'attach', onEvent: t.onEvent, maxRetries: 1, signal: controller.signal,
+      sleep: async () => controller.abort(),
+    });
+    expect(outcome).toEqual({ kind: 'aborted' });
+    expect(t.net.calls()).toEqual([`GET ${EVENTS}`]);
   });
 
   it('stops when aborted, mid-stream', async () => {

@@ -1,8 +1,9 @@
 // Following an answer (a durable run, docs/runs.md) to its end: claim it or attach to it,
 // read its events, reconnect after a drop with Last-Event-ID, and never deliver an event
-// twice. The run does not depend on the connection, so losing one loses nothing.
+// twice. The run does not depend on the connection, so losing one loses nothing; after the
+// last try, the stored message is asked before the answer is called lost.
 
-import { ApiError, isAbortError, toApiError, type ApiClient } from './client';
+import { ApiError, isAbortError, toApiError, type ApiClient, type Schemas } from './client';
 import { readEventStream } from './sse';
 
 export interface AnswerEvent {
@@ -17,6 +18,11 @@ export type FollowOutcome =
   | { kind: 'ended'; event: string }
   /** The server refused (no model, one answer at a time, …) or the connection stayed lost. */
   | { kind: 'failed'; error: ApiError }
+  /**
+   * The connection stayed lost, but the stored message says the answer ended meanwhile
+   * (complete or failed): `message` is it, as the server keeps it.
+   */
+  | { kind: 'stored'; message: Schemas['MessagePublic'] }
   | { kind: 'aborted' };
 
 export interface FollowOptions {
@@ -44,7 +50,11 @@ export const CONNECTION_LOST_MESSAGE =
 /** A claim refused as taken (409) and an attach refused as unclaimed (404) switch route; bounded. */
 const MAX_ROUTE_SWITCHES = 4;
 
-/** Follows one answer until it ends, fails, or `signal` aborts; never throws. */
+/**
+ * Follows one answer until it ends, fails, or `signal` aborts; never throws. Giving up after
+ * `maxRetries`, it asks the stored message (getMessage): an answer that ended meanwhile is
+ * `stored`, one still generating (or a server still unreachable) is `failed` as lost.
+ */
 export async function followAnswer(api: ApiClient, options: FollowOptions): Promise<FollowOutcome> {
   const {
     chatId,
@@ -69,10 +79,14 @@ export async function followAnswer(api: ApiClient, options: FollowOptions): Prom
     return true;
   };
   const aborted = (): FollowOutcome => ({ kind: 'aborted' });
-  const lost = (): FollowOutcome => ({
-    kind: 'failed',
-    error: new ApiError(0, 'NETWORK_ERROR', CONNECTION_LOST_MESSAGE),
-  });
+  // Given up on the stream: before calling the answer failed, ask how the message stands.
+  const lost = async (): Promise<FollowOutcome> => {
+    if (signal?.aborted) return aborted();
+    const stored = await storedMessage(api, chatId, messageId, signal);
+    if (signal?.aborted) return aborted();
+    if (stored && stored.status !== 'generating') return { kind: 'stored', message: stored };
+    return { kind: 'failed', error: new ApiError(0, 'NETWORK_ERROR', CONNECTION_LOST_MESSAGE) };
+  };
 
   for (;;) {
     if (signal?.aborted) return aborted();
@@ -85,7 +99,7 @@ export async function followAnswer(api: ApiClient, options: FollowOptions): Prom
         : await api.http.POST('/api/data-agent/chats/{chat_id}/messages/{message_id}/stream', init);
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) return aborted();
-      if (!(await retry())) return lost();
+      if (!(await retry())) return await lost();
       continue;
     }
 
@@ -105,7 +119,7 @@ export async function followAnswer(api: ApiClient, options: FollowOptions): Prom
         continue;
       }
       if (isTransient(error)) {
-        if (!(await retry())) return lost();
+        if (!(await retry())) return await lost();
         continue;
       }
       return { kind: 'failed', error };
@@ -144,7 +158,7 @@ export async function followAnswer(api: ApiClient, options: FollowOptions): Prom
     // The stream ended before the answer did: go on from the run's log after the last id.
     attach = true;
     if (progressed) failures = 0;
-    if (!(await retry())) return lost();
+    if (!(await retry())) return await lost();
   }
 }
 
@@ -161,6 +175,24 @@ export async function cancelAnswer(api: ApiClient, chatId: string, messageId: st
   }
   if (!result.response.ok && result.response.status !== 409) {
     throw toApiError(result.response, result.error);
+  }
+}
+
+/** The message as the server keeps it now; null when that cannot be learnt either. */
+async function storedMessage(
+  api: ApiClient,
+  chatId: string,
+  messageId: string,
+  signal?: AbortSignal,
+): Promise<Schemas['MessagePublic'] | null> {
+  try {
+    const { data } = await api.http.GET('/api/data-agent/chats/{chat_id}/messages/{message_id}', {
+      params: { path: { chat_id: chatId, message_id: messageId } },
+      signal,
+    });
+    return data?.data ?? null;
+  } catch {
+    return null; // unreachable as well (or aborted): the caller decides
   }
 }
 

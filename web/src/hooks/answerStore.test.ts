@@ -32,6 +32,16 @@ describe('answerStreamsReducer', () => {
     expect(answerStreamsReducer(s, { type: 'end', messageId: 'zz' })).toBe(s);
   });
 
+  it('settling replaces the streamed answer with the stored one; an unknown answer is ignored', () => {
+    let s = answerStreamsReducer(NO_STREAMS, { type: 'start', message: base });
+    s = answerStreamsReducer(s, { type: 'event', messageId: 'm2', event: 'message_chunk', data: { chunk: 'For' } });
+    const stored = makeMessage({ id: 'm2', status: 'complete', content: 'Forty-two.' });
+    s = answerStreamsReducer(s, { type: 'settle', message: stored });
+    expect(s.answers.m2).toBe(stored);
+    const other = makeMessage({ id: 'zz', status: 'complete' });
+    expect(answerStreamsReducer(s, { type: 'settle', message: other })).toBe(s);
+  });
+
   it('mergeAnswers puts followed answers over the cached messages, in place', () => {
     const user = makeMessage({ id: 'm1', role: 'user', content: 'Q' });
     let s = answerStreamsReducer(NO_STREAMS, { type: 'start', message: base });

@@ -18,6 +18,8 @@ export type AnswerAction =
   | { type: 'event'; messageId: string; event: string; data: unknown }
   /** The server refused or the connection stayed lost: the answer says why, keeping its text. */
   | { type: 'fail'; messageId: string; error: { code: string; message: string } }
+  /** The stream was lost but the answer ended meanwhile: `message` as stored replaces it. */
+  | { type: 'settle'; message: ChatMessageView }
   | { type: 'end'; messageId: string };
 
 export const NO_STREAMS: AnswerStreams = { following: null, answers: {} };
@@ -36,6 +38,9 @@ export function answerStreamsReducer(state: AnswerStreams, action: AnswerAction)
           : { ...message, status: 'failed' as const, error: action.error };
       return { ...state, answers: { ...state.answers, [action.messageId]: next } };
     }
+    case 'settle':
+      if (!state.answers[action.message.id]) return state;
+      return { ...state, answers: { ...state.answers, [action.message.id]: action.message } };
     case 'end':
       return state.following === action.messageId ? { ...state, following: null } : state;
   }

@@ -32,10 +32,10 @@ export function useCreateChat() {
       // The new chat, with its (no) messages, is known: opening it needs no fetch.
       queryClient.setQueryData(queryKeys.chat(created.id), created);
       const chat = toChatSummary(created);
-      updateChatLists(queryClient, (page) => ({
-        chats: [chat, ...page.chats.filter((c) => c.id !== chat.id)],
-        total: page.total + 1,
-      }));
+      updateChatLists(queryClient, (page, index) => {
+        const others = page.chats.filter((c) => c.id !== chat.id);
+        return { chats: index === 0 ? [chat, ...others] : others, total: page.total + 1 };
+      });
       void queryClient.invalidateQueries({ queryKey: queryKeys.chatLists });
     },
   });

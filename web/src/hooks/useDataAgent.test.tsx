@@ -42,6 +42,30 @@ function setup(hold?: Promise<void>) {
 
 const listCalls = (urls: string[]) => urls.filter((u) => u.startsWith('/api/data-agent/chats?'));
 
+/** `count` chats, newest first, served page by page as the API does. */
+function setupPaged(count: number) {
+  const chats = Array.from({ length: count }, (_, i) => chat(`c${i + 1}`, `Chat ${i + 1}`));
+  const network = fakeNetwork((req) => {
+    if (req.method === 'POST') {
+      const created = chat('new', (JSON.parse(req.body) as { name: string }).name);
+      chats.unshift(created);
+      return jsonResponse(201, { data: { ...created, messages: [] } });
+    }
+    const query = new URL(req.url, 'http://test').searchParams;
+    const page = Number(query.get('page'));
+    const pageSize = Number(query.get('pageSize'));
+    const items = chats.slice((page - 1) * pageSize, page * pageSize);
+    const totalPages = Math.ceil(chats.length / pageSize);
+    return jsonResponse(200, { data: { items, total: chats.length, page, pageSize, totalPages } });
+  });
+  const client = createApiClient({ fetch: network.fetch, baseUrl: 'http://test' });
+  const queryClient = testQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client} queryClient={queryClient}>{children}</ApiProvider>;
+  return { chats, network, hook: renderHook(() => useDataAgent(), { wrapper }) };
+}
+
+const pagesAsked = (urls: string[]) => listCalls(urls).map((u) => new URL(u, 'http://test').searchParams.get('page'));
+
 describe('useDataAgent', () => {
   it('lists the most recently updated chats', async () => {
     const { network, hook } = setup();
@@ -81,6 +105,54 @@ describe('useDataAgent', () => {
 
     await expect(hook.result.current.deleteChat('c2')).rejects.toMatchObject({ message: 'Your role may not delete chats.' });
     expect(hook.result.current.chats.map((c) => c.id)).toContain('c2');
+  });
+
+  it('pages past the first 100 chats, one page of 100 at a time', async () => {
+    const { network, hook } = setupPaged(250);
+    await waitFor(() => expect(hook.result.current.loading).toBe(false));
+    expect(hook.result.current.chats).toHaveLength(100);
+    expect(hook.result.current).toMatchObject({ total: 250, hasMore: true, loadingMore: false });
+
+    act(() => hook.result.current.loadMore());
+    await waitFor(() => expect(hook.result.current.chats).toHaveLength(200));
+    expect(hook.result.current.hasMore).toBe(true);
+    act(() => hook.result.current.loadMore());
+    await waitFor(() => expect(hook.result.current.chats).toHaveLength(250));
+    expect(hook.result.current.hasMore).toBe(false);
+    expect(hook.result.current.chats.at(-1)?.name).toBe('Chat 250');
+
+    // Nothing more to load: no request.
+    act(() => hook.result.current.loadMore());
+    expect(pagesAsked(network.requests.map((r) => r.url))).toEqual(['1', '2', '3']);
+  });
+
+  it('shows a chat once when the list moved it from one page to another', async () => {
+    const { chats, hook } = setupPaged(150);
+    await waitFor(() => expect(hook.result.current.hasMore).toBe(true));
+    // Chat 120 gets an answer: it is now the most recent, first on page 1, and page 2
+    // starts one chat earlier (chat 100 is on both pages).
+    const [moved] = chats.splice(119, 1);
+    chats.unshift(moved);
+    act(() => hook.result.current.loadMore());
+    await waitFor(() => expect(hook.result.current.hasMore).toBe(false));
+    const ids = hook.result.current.chats.map((c) => c.id);
+    expect(ids.filter((id) => id === 'c100')).toHaveLength(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    // (Chat 120 shows again when the list is next read: an answer's end, or focus, reads it.)
+  });
+
+  it('puts a created chat first and keeps every page loaded', async () => {
+    const { network, hook } = setupPaged(150);
+    await waitFor(() => expect(hook.result.current.hasMore).toBe(true));
+    act(() => hook.result.current.loadMore());
+    await waitFor(() => expect(hook.result.current.chats).toHaveLength(150));
+    await act(() => hook.result.current.createChat({ ontologyId: 'o1', name: 'Fresh' }));
+    expect(hook.result.current.chats[0].name).toBe('Fresh');
+    expect(hook.result.current.chats).toHaveLength(151);
+    // Then the list is read again, both pages of it, and still holds every chat once.
+    await waitFor(() => expect(pagesAsked(network.requests.map((r) => r.url))).toEqual(['1', '2', '1', '2']));
+    await waitFor(() => expect(hook.result.current.total).toBe(151));
+    expect(new Set(hook.result.current.chats.map((c) => c.id)).size).toBe(151);
   });
 
   it('keeps showing the last list while a search loads', async () => {

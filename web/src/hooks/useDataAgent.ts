@@ -1,35 +1,54 @@
-// The chat list (seed 000's useDataAgent): search (debounced), create, rename, delete.
+// The chat list (seed 000's useDataAgent): page by page, search (debounced), create, rename,
+// delete.
 
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { errorMessage, unwrap, type ApiClient } from '../api/client';
 import type { NewChatInput } from '../components/data-agent/NewChatDialog';
 import type { ChatSummary } from '../types';
-import type { ChatListPage } from './chatCache';
+import { chatsOfPages, type ChatListPage } from './chatCache';
 import { toChatSummary } from './chatSummary';
 import { queryKeys } from './queries';
 import { useCreateChat, useDeleteChat, useRenameChat } from './useChatMutations';
 
 export const SEARCH_DEBOUNCE_MS = 250;
-/** The list shows the most recent chats, up to the API's page limit. */
+/** Chats per page of the list, most recent first (the API's largest page). */
 export const CHAT_PAGE_SIZE = 100;
 
-async function fetchChatList(api: ApiClient, search: string, signal: AbortSignal): Promise<ChatListPage> {
-  const page = await unwrap(
+async function fetchChatList(
+  api: ApiClient,
+  search: string,
+  page: number,
+  signal: AbortSignal,
+): Promise<ChatListPage> {
+  const body = await unwrap(
     api.http.GET('/api/data-agent/chats', {
       params: {
-        query: { page: 1, pageSize: CHAT_PAGE_SIZE, sortBy: 'updatedAt', sortOrder: 'desc', search: search || undefined },
+        query: { page, pageSize: CHAT_PAGE_SIZE, sortBy: 'updatedAt', sortOrder: 'desc', search: search || undefined },
       },
       signal,
     }),
   );
-  return { chats: page.items.map(toChatSummary), total: page.total };
+  return { chats: body.items.map(toChatSummary), total: body.total };
+}
+
+/** The page after `page`, if the list has more chats than the pages up to it hold. */
+function nextPage(last: ChatListPage, page: number): number | undefined {
+  return page * CHAT_PAGE_SIZE < last.total ? page + 1 : undefined;
 }
 
 export interface DataAgentState {
+  /** The chats of the pages loaded so far. */
   chats: ChatSummary[];
+  /** Chats in the whole list (for the current search). */
   total: number;
+  /** The list has chats beyond the pages loaded. */
+  hasMore: boolean;
+  /** The next page is being loaded. */
+  loadingMore: boolean;
+  /** Loads the next page (nothing when there is none, or it is loading). */
+  loadMore: () => void;
   /** The search box's text (the list follows it 250 ms later). */
   search: string;
   setSearch: (search: string) => void;
@@ -54,13 +73,21 @@ export function useDataAgent(): DataAgentState {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const list = useQuery({
+  const list = useInfiniteQuery({
     queryKey: queryKeys.chatList(query),
-    queryFn: ({ signal }) => fetchChatList(api, query, signal),
+    queryFn: ({ pageParam, signal }) => fetchChatList(api, query, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, _pages, page) => nextPage(last, page),
     // While the next search loads, the last list stays (with a progress bar).
     placeholderData: keepPreviousData,
     refetchOnWindowFocus: true,
   });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const pages = list.data?.pages;
+  const chats = useMemo(() => chatsOfPages(pages ?? []), [pages]);
 
   const create = useCreateChat();
   const rename = useRenameChat();
@@ -80,8 +107,11 @@ export function useDataAgent(): DataAgentState {
   const deleteChat = useCallback((chatId: string) => removeAsync(chatId), [removeAsync]);
 
   return {
-    chats: list.data?.chats ?? [],
-    total: list.data?.total ?? 0,
+    chats,
+    total: pages?.at(-1)?.total ?? 0,
+    hasMore: hasNextPage && !list.isPlaceholderData,
+    loadingMore: isFetchingNextPage,
+    loadMore,
     search,
     setSearch,
     loading: list.isPending || list.isPlaceholderData,

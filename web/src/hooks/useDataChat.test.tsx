@@ -12,10 +12,14 @@ import {
   type Handler,
   type LiveStream,
 } from '../api/fakeFetch';
+import { CONNECTION_LOST_MESSAGE } from '../api/runs';
 import { chat, message, testQueryClient } from '../pages/testApp';
 import { useDataChat } from './useDataChat';
 
 const BASE = '/api/data-agent/chats/c1';
+
+/** Reconnecting at once: a test does not wait out the real delays. */
+const noWait = async () => undefined;
 
 function setup(handler: Handler, canWrite = true, claimMessageId: string | null = null) {
   const network = fakeNetwork(handler);
@@ -23,7 +27,7 @@ function setup(handler: Handler, canWrite = true, claimMessageId: string | null 
   const queryClient = testQueryClient();
   const onError = vi.fn();
   const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client} queryClient={queryClient}>{children}</ApiProvider>;
-  const hook = renderHook(() => useDataChat('c1', { canWrite, onError, claimMessageId }), { wrapper });
+  const hook = renderHook(() => useDataChat('c1', { canWrite, onError, claimMessageId, sleep: noWait }), { wrapper });
   return { network, hook, onError, queryClient };
 }
 
@@ -204,6 +208,113 @@ describe('useDataChat', () => {
     await waitFor(() => expect(t.network.calls()).toContain(`GET ${BASE}/messages/m2/events`));
     expect(t.network.calls().some((c) => c.endsWith('/stream'))).toBe(false);
     expect(t.hook.result.current.messages[1].status).toBe('generating');
+  });
+
+  it('regenerates an answer: a new placeholder after the old answer, claimed and followed like a question', async () => {
+    const question = message('m1', 'user', 'How many customers?');
+    const first = message('m2', 'assistant', 'Forty.');
+    const again = message('m3', 'assistant', '', 'generating');
+    const stored = [question, first];
+    let stream!: LiveStream;
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith(stored);
+      if (req.method === 'POST' && req.path === `${BASE}/messages/m2/regenerate`) {
+        stored.push(again);
+        return jsonResponse(201, { data: { userMessage: question, assistantMessage: again } });
+      }
+      if (req.method === 'POST' && req.path === `${BASE}/messages/m3/stream`) {
+        stream = liveSse();
+        return stream.response;
+      }
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+
+    let asked = false;
+    await act(async () => {
+      asked = await t.hook.result.current.regenerate('m2');
+    });
+    expect(asked).toBe(true);
+    const post = t.network.requests.find((r) => r.path.endsWith('/regenerate'))!;
+    expect(post.body).toBe('');
+    // The question is not repeated; the old answer stays, the new one follows it.
+    expect(t.hook.result.current.messages.map((m) => [m.id, m.status])).toEqual([
+      ['m1', 'complete'],
+      ['m2', 'complete'],
+      ['m3', 'generating'],
+    ]);
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(true));
+    await act(async () => {
+      stream.push(frame(1, 'message_start', { messageId: 'm3', chatId: 'c1', runId: 'r2', startedAt: 'x' }));
+      stream.push(frame(2, 'message_complete', { messageId: 'm3', content: 'Forty-two.', metadata: {} }));
+    });
+    await waitFor(() => expect(t.hook.result.current.isStreaming).toBe(false));
+    expect(t.hook.result.current.messages.map((m) => m.content)).toEqual(['How many customers?', 'Forty.', 'Forty-two.']);
+    expect(t.network.calls().filter((c) => c.startsWith('POST'))).toEqual([
+      `POST ${BASE}/messages/m2/regenerate`,
+      `POST ${BASE}/messages/m3/stream`,
+    ]);
+  });
+
+  it('reports a regenerate the server refused and keeps the chat as it was', async () => {
+    const sentence = 'This answer is still being generated; wait for it or stop it.';
+    const stored = [message('m1', 'user', 'Q'), message('m2', 'assistant', 'A', 'failed')];
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) return chatWith(stored);
+      return errorResponse(409, 'CONFLICT', sentence);
+    });
+    await waitFor(() => expect(t.hook.result.current.status).toBe('ready'));
+    let asked = true;
+    await act(async () => {
+      asked = await t.hook.result.current.regenerate('m2');
+    });
+    expect(asked).toBe(false);
+    expect(t.onError).toHaveBeenCalledWith(sentence);
+    expect(t.hook.result.current.messages.map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(t.hook.result.current.isStreaming).toBe(false);
+  });
+
+  it('shows an answer that finished while the stream stayed lost, as stored, not as failed', async () => {
+    const done = { ...message('m2', 'assistant', 'Forty-two.'), metadata: { durationMs: 1200 } };
+    let reconnections = 0;
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) {
+        return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+      }
+      if (req.path === `${BASE}/messages/m2/events`) {
+        reconnections += 1;
+        if (reconnections === 1) {
+          const stream = liveSse();
+          stream.push(frame(1, 'message_start', { messageId: 'm2', chatId: 'c1', runId: 'r1', startedAt: 'x' }));
+          stream.push(frame(2, 'message_chunk', { chunk: 'For' }));
+          queueMicrotask(() => stream.drop());
+          return stream.response;
+        }
+        // A proxy that no longer lets the stream through; plain requests still work.
+        return errorResponse(502, 'HTTP_502', 'Bad gateway.');
+      }
+      if (req.method === 'GET' && req.path === `${BASE}/messages/m2`) return jsonResponse(200, { data: done });
+      return errorResponse(404, 'NOT_FOUND', 'no');
+    });
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.status).toBe('complete'));
+    expect(t.hook.result.current.messages[1]).toMatchObject({ content: 'Forty-two.', durationMs: 1200, error: undefined });
+    expect(t.hook.result.current.isStreaming).toBe(false);
+    expect(reconnections).toBe(11); // the first connection and ten tries
+    expect(t.network.calls()).toContain(`GET ${BASE}/messages/m2`);
+  });
+
+  it('calls an answer lost when the stream stays lost and the message is still generating', async () => {
+    const t = setup((req) => {
+      if (req.method === 'GET' && req.path === BASE) {
+        return chatWith([message('m1', 'user', 'Q'), message('m2', 'assistant', '', 'generating')]);
+      }
+      if (req.method === 'GET' && req.path === `${BASE}/messages/m2`) {
+        return jsonResponse(200, { data: message('m2', 'assistant', '', 'generating') });
+      }
+      return errorResponse(502, 'HTTP_502', 'Bad gateway.');
+    });
+    await waitFor(() => expect(t.hook.result.current.messages[1]?.status).toBe('failed'));
+    expect(t.hook.result.current.messages[1].error).toEqual({ code: 'NETWORK_ERROR', message: CONNECTION_LOST_MESSAGE });
   });
 
   it('reports a chat that is not there as not found', async () => {

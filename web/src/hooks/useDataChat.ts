@@ -1,6 +1,6 @@
 // One chat and its answer stream (seed 000's useDataChat): the chat with its messages from
-// the query cache, re-attaching to an answer still being written, sending a question and
-// following its answer (in this view's own store), stopping it.
+// the query cache, re-attaching to an answer still being written, sending a question (or
+// asking one again) and following its answer (in this view's own store), stopping it.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -10,7 +10,13 @@ import { cancelAnswer, followAnswer, type FollowOptions } from '../api/runs';
 import type { ChatMessageView, ChatSummary } from '../types';
 import { toMessageView } from './answerReducer';
 import { answerStreamsReducer, mergeAnswers, NO_STREAMS } from './answerStore';
-import { addMessagePair, invalidateChat, postMessage, type ChatWithMessages } from './chatCache';
+import {
+  addMessagePair,
+  invalidateChat,
+  postMessage,
+  regenerateAnswer,
+  type ChatWithMessages,
+} from './chatCache';
 import { toChatSummary } from './chatSummary';
 import { queryKeys } from './queries';
 
@@ -27,6 +33,8 @@ export interface DataChatOptions {
    * when the view mounts.
    */
   claimMessageId?: string | null;
+  /** For tests: how following an answer waits before reconnecting (followAnswer's `sleep`). */
+  sleep?: FollowOptions['sleep'];
 }
 
 export interface DataChatState {
@@ -37,10 +45,16 @@ export interface DataChatState {
   error: string | null;
   /** A question is being stored or its answer written. */
   isStreaming: boolean;
+  /** Asks a question; false when it was not stored (the reason went to `onError`). */
   send: (text: string) => Promise<boolean>;
+  /** Asks the question of answer `messageId` again (Retry, Regenerate); false when refused. */
+  regenerate: (messageId: string) => Promise<boolean>;
   stop: () => void;
   reload: () => void;
 }
+
+/** What a new answer is asked with: a question, or the answer to ask again. */
+type AskRequest = { question: string } | { again: string };
 
 interface ChatData {
   chat: ChatSummary;
@@ -58,7 +72,7 @@ function toChatData(chat: ChatWithMessages): ChatData {
 export function useDataChat(chatId: string, options: DataChatOptions): DataChatState {
   const api = useApi();
   const queryClient = useQueryClient();
-  const { canWrite } = options;
+  const { canWrite, sleep } = options;
   const onError = useRef(options.onError);
   useEffect(() => {
     onError.current = options.onError;
@@ -91,10 +105,13 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         start,
         allowClaim: canWrite,
         signal: controller.signal,
+        sleep,
         onEvent: (e) => dispatch({ type: 'event', messageId, event: e.event, data: e.data }),
       }).then((outcome) => {
         if (following.current === controller) following.current = null;
         if (outcome.kind === 'aborted') return;
+        // The stream stayed lost but the answer had ended: show it as stored.
+        if (outcome.kind === 'stored') dispatch({ type: 'settle', message: toMessageView(outcome.message) });
         // Not started, and this person may not start it: it stays as it is (generating).
         const unclaimed = outcome.kind === 'failed' && outcome.error.status === 404 && start === 'attach' && !canWrite;
         if (outcome.kind === 'failed' && !unclaimed) {
@@ -108,7 +125,7 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         invalidateChat(queryClient, chatId);
       });
     },
-    [api, chatId, canWrite, queryClient],
+    [api, chatId, canWrite, queryClient, sleep],
   );
 
   // An answer still being written when the chat (re)loaded: attach to it and replay.
@@ -128,8 +145,12 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
     [],
   );
 
-  const sendMutation = useMutation({
-    mutationFn: (content: string) => postMessage(api, chatId, content),
+  // A question and a question asked again take one path: stored, then claimed and followed.
+  const askMutation = useMutation({
+    mutationFn: (request: AskRequest) =>
+      'question' in request
+        ? postMessage(api, chatId, request.question)
+        : regenerateAnswer(api, chatId, request.again),
     onSuccess: (pair) => {
       // Followed before the cache shows it, so the load effect leaves it to us.
       follow(toMessageView(pair.assistantMessage), 'claim');
@@ -137,23 +158,30 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
       void queryClient.invalidateQueries({ queryKey: queryKeys.chatLists });
     },
   });
-  const { mutateAsync: postQuestion, isPending: sending } = sendMutation;
+  const { mutateAsync: askAsync, isPending: sending } = askMutation;
   const streaming = streams.following;
 
-  const send = useCallback(
-    async (text: string) => {
-      const content = text.trim();
-      if (!content || sending || streaming) return false;
+  const ask = useCallback(
+    async (request: AskRequest) => {
+      if (sending || streaming) return false;
       try {
-        await postQuestion(content);
+        await askAsync(request);
         return true;
       } catch (error) {
         onError.current?.(errorMessage(error));
         return false;
       }
     },
-    [postQuestion, sending, streaming],
+    [askAsync, sending, streaming],
   );
+  const send = useCallback(
+    async (text: string) => {
+      const question = text.trim();
+      return question ? ask({ question }) : false;
+    },
+    [ask],
+  );
+  const regenerate = useCallback((messageId: string) => ask({ again: messageId }), [ask]);
 
   const stop = useCallback(() => {
     if (!streaming) return;
@@ -179,6 +207,7 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
     error: status === 'error' ? errorMessage(query.error) : null,
     isStreaming: sending || streaming !== null,
     send,
+    regenerate,
     stop,
     reload,
   };

@@ -84,6 +84,7 @@ export default function ChatView(props: ChatViewProps) {
   }
 
   const ontologyName = props.ontologies.find((o) => o.id === chat.ontologyId)?.name ?? null;
+  const askAgain = (messageId: string) => void data.regenerate(messageId);
   const onSuggestion = (prompt: string) => {
     if (disabledReason || data.isStreaming) fillDraft(prompt);
     else void data.send(prompt);
@@ -107,7 +108,11 @@ export default function ChatView(props: ChatViewProps) {
           />
         </Box>
       ) : (
-        <MessageList messages={data.messages} streaming={data.isStreaming} />
+        <MessageList
+          messages={data.messages}
+          streaming={data.isStreaming}
+          onAskAgain={canWrite ? askAgain : undefined}
+        />
       )}
       <Box sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 }, py: 1.5 }}>
         <Box sx={{ maxWidth: 960, mx: 'auto' }}>

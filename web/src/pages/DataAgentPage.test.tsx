@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorResponse, frame, jsonResponse, sseResponse } from '../api/fakeFetch';
 import { chat, fakeServer, message, renderApp, type FakeServer } from './testApp';
@@ -60,6 +60,71 @@ describe('DataAgentPage', () => {
 
     await ui.click(screen.getByRole('button', { name: 'Send message' }));
     await waitFor(() => expect(input).toHaveValue('Hello'));
+  });
+
+  it('Retry on a failed answer asks it again and streams the new answer after the old one', async () => {
+    const state = server({
+      messages: {
+        c1: [message('m1', 'user', 'Top city?'), { ...message('m2', 'assistant', '', 'failed'), metadata: { error: { code: 'AGENT_ERROR', message: 'The model failed.' } } }],
+      },
+    });
+    state.override = (req) => {
+      if (req.method === 'POST' && req.path === '/api/data-agent/chats/c1/messages/m2/regenerate') {
+        const pair = { userMessage: state.messages.c1[0], assistantMessage: message('m3', 'assistant', '', 'generating') };
+        state.messages.c1 = [...state.messages.c1, pair.assistantMessage];
+        return jsonResponse(201, { data: pair });
+      }
+      if (req.method === 'POST' && req.path === '/api/data-agent/chats/c1/messages/m3/stream') {
+        state.messages.c1 = [...state.messages.c1.slice(0, 2), message('m3', 'assistant', 'Houston.')];
+        return sseResponse({ chunks: [frame(1, 'message_complete', { messageId: 'm3', content: 'Houston.', metadata: {} })] });
+      }
+      return undefined;
+    };
+    const { network } = renderApp('/agent/c1', fakeServer(state));
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    expect(log).toHaveTextContent('The model failed.');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+
+    await waitFor(() => expect(log).toHaveTextContent('Houston.'));
+    // The failed answer stays in the history; the question is not asked twice.
+    expect(log).toHaveTextContent('The model failed.');
+    expect(screen.getAllByText('Top city?')).toHaveLength(1);
+    expect(network.calls().filter((c) => c.startsWith('POST'))).toEqual([
+      'POST /api/data-agent/chats/c1/messages/m2/regenerate',
+      'POST /api/data-agent/chats/c1/messages/m3/stream',
+    ]);
+    // Only the last answer offers asking again: now Regenerate, on the new one.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Regenerate' })).toBeInTheDocument();
+  });
+
+  it('a viewer is offered neither Retry nor Regenerate', async () => {
+    const state = server({ role: 'viewer', messages: { c1: [message('m1', 'user', 'Q'), message('m2', 'assistant', 'A.')] } });
+    renderApp('/agent/c1', fakeServer(state));
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    expect(log).toHaveTextContent('A.');
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  // Long: over a hundred rows in jsdom. A viewer's rows have no actions, and rows are found by
+  // text, not role: each is several times faster.
+  it('the chat list pages past the first 100 chats', { timeout: 30_000 }, async () => {
+    const chats = Array.from({ length: 130 }, (_, i) => chat(`c${i + 1}`, `Chat number ${i + 1}`));
+    const { network } = renderApp('/agent', fakeServer(server({ chats, role: 'viewer' })));
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Open chat list' }));
+    const list = await screen.findByRole('navigation', { name: 'Chats' });
+    const rows = () => within(list).getAllByText(/^Chat number \d+$/);
+    await waitFor(() => expect(rows()).toHaveLength(100), { timeout: 5000 });
+    await ui.click(within(list).getByRole('button', { name: 'Load more chats' }));
+    await waitFor(() => expect(rows()).toHaveLength(130), { timeout: 5000 });
+    expect(rows().at(-1)).toHaveTextContent('Chat number 130');
+    expect(within(list).queryByRole('button', { name: 'Load more chats' })).toBeNull();
+    const pages = network.requests
+      .filter((r) => r.path === '/api/data-agent/chats')
+      .map((r) => new URL(r.url, 'http://test').searchParams.get('page'));
+    expect(pages).toEqual(['1', '2']);
   });
 
   it('keeps the chat header in step with a rename from the list', async () => {

@@ -131,6 +131,9 @@ export default function DataAgentPage() {
         canWrite={canWrite}
         canDelete={canDelete}
         loading={list.loading}
+        hasMore={list.hasMore}
+        loadingMore={list.loadingMore}
+        onLoadMore={list.loadMore}
       />
     </Box>
   );

@@ -46,6 +46,29 @@ describe('MessageList', () => {
   });
 });
 
+describe('MessageList asking again', () => {
+  const failed: ChatMessageView = { ...msg('m4', ''), status: 'failed', error: { code: 'AGENT_ERROR', message: 'x' } };
+
+  it('offers it on the last answer only, and not while an answer is asked or written', () => {
+    const onAskAgain = vi.fn();
+    const messages = [msg('m1', 'Q', 'user'), msg('m2', 'A'), msg('m3', 'Q2', 'user'), failed];
+    const { rerender } = render(<MessageList messages={messages} onAskAgain={onAskAgain} />);
+    expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull(); // m2 is not the last
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onAskAgain).toHaveBeenCalledWith('m4');
+
+    rerender(<MessageList messages={messages} onAskAgain={onAskAgain} streaming />);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+
+    rerender(<MessageList messages={[...messages, msg('m5', 'Q3', 'user')]} onAskAgain={onAskAgain} />);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull(); // the last is a question
+
+    rerender(<MessageList messages={[msg('m1', 'Q', 'user'), msg('m2', 'A')]} />);
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull(); // a viewer
+  });
+});
+
 describe('disabledReasonFor', () => {
   it('explains why a viewer cannot ask', () => {
     expect(disabledReasonFor(false, 'viewer')).toBe('Your role (viewer) can read chats but not ask questions.');

@@ -10,13 +10,18 @@ export interface MessageListProps {
   messages: ChatMessageView[];
   /** An answer is being written (the log is busy: screen readers wait for it). */
   streaming?: boolean;
+  /**
+   * Asks the question of an answer again (data_agent:write): offered on the last message when
+   * it is an answer that has ended, while nothing is being asked or written.
+   */
+  onAskAgain?: (messageId: string) => void;
 }
 
 /**
  * The messages, oldest first, in a scrolling log that follows new content to the end unless
  * the person has scrolled up to read; sending a question follows again.
  */
-export default function MessageList({ messages, streaming = false }: MessageListProps) {
+export default function MessageList({ messages, streaming = false, onAskAgain }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -74,8 +79,12 @@ export default function MessageList({ messages, streaming = false }: MessageList
           gap: 2,
         }}
       >
-        {messages.map((message) => (
-          <ChatMessage key={message.id} message={message} />
+        {messages.map((message, i) => (
+          <ChatMessage
+            key={message.id}
+            message={message}
+            onAskAgain={i === messages.length - 1 && !streaming ? onAskAgain : undefined}
+          />
         ))}
       </Box>
     </Box>

@@ -89,9 +89,12 @@ export function fakeServer(state: FakeServer): Handler {
     }
     if (!state.signedIn) return errorResponse(401, 'UNAUTHORIZED', 'Sign in first.');
     if (method === 'GET' && path === '/api/data-agent/chats') {
-      return jsonResponse(200, {
-        data: { items: state.chats, total: state.chats.length, page: 1, pageSize: 100, totalPages: 1 },
-      });
+      const query = new URL(req.url, 'http://test').searchParams;
+      const page = Number(query.get('page') ?? 1);
+      const pageSize = Number(query.get('pageSize') ?? 20);
+      const items = state.chats.slice((page - 1) * pageSize, page * pageSize);
+      const totalPages = Math.ceil(state.chats.length / pageSize);
+      return jsonResponse(200, { data: { items, total: state.chats.length, page, pageSize, totalPages } });
     }
     const chatMatch = /^\/api\/data-agent\/chats\/([^/]+)$/.exec(path);
     if (method === 'GET' && chatMatch) {

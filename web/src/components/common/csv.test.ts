@@ -48,6 +48,11 @@ describe('toCsv', () => {
   });
 });
 
+/** A Blob's bytes as numbers (decoding it as text would drop a byte-order mark). */
+async function blobBytes(blob: Blob): Promise<number[]> {
+  return [...new Uint8Array(await blob.arrayBuffer())];
+}
+
 describe('downloadText / downloadCsv', () => {
   afterEach(() => {
     vi.restoreAllMocks();
@@ -83,7 +88,7 @@ describe('downloadText / downloadCsv', () => {
     expect(createObjectURL).toHaveBeenCalledTimes(1);
     const blob = createObjectURL.mock.calls[0][0];
     expect(blob.type).toBe('text/csv;charset=utf-8');
-    expect(await blob.text()).toBe('a,b\r\n1,"x,y"\r\n');
+    expect(await blobBytes(blob)).toEqual([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('a,b\r\n1,"x,y"\r\n')]);
     expect(clicked).toHaveLength(1);
     expect(clicked[0].download).toBe('table.csv');
     expect(clicked[0].href).toBe('blob:http://localhost/abc');
@@ -91,6 +96,22 @@ describe('downloadText / downloadCsv', () => {
     vi.runAllTimers();
     expect(revokeObjectURL).toHaveBeenCalledWith('blob:http://localhost/abc');
     vi.useRealTimers();
+  });
+
+  it('starts the file with a byte-order mark, so a spreadsheet reads non-ASCII text as UTF-8', async () => {
+    const { createObjectURL } = stubUrls();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    downloadCsv([
+      ['city', 'note'],
+      ['São Paulo', 'Größe: 日本'],
+    ]);
+    const bytes = await blobBytes(createObjectURL.mock.calls[0][0]);
+    expect(bytes.slice(0, 3)).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(new Uint8Array(bytes))).toBe(
+      '\uFEFFcity,note\r\nSão Paulo,Größe: 日本\r\n',
+    );
+    // Only the file has it: the text of the table does not.
+    expect(toCsv([['São']])).toBe('São\r\n');
   });
 
   it('uses the given file name', () => {

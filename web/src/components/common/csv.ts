@@ -1,6 +1,6 @@
 // CSV for the "Download CSV" button of a result table (RFC 4180): fields separated by
 // commas, records by CRLF; a field holding a comma, a double quote, CR or LF is quoted and
-// its double quotes doubled.
+// its double quotes doubled. The downloaded file is UTF-8 with a byte-order mark.
 
 export interface CsvOptions {
   /**
@@ -55,7 +55,13 @@ export function downloadText(text: string, filename: string, type = 'text/csv;ch
   }
 }
 
-/** Download rows of cells as `filename` (default `table.csv`). */
+/**
+ * The byte-order mark a downloaded CSV starts with: without it spreadsheet programs (Excel)
+ * read the file in the system's legacy code page and garble non-ASCII text ("São" as "SÃ£o").
+ */
+export const BYTE_ORDER_MARK = '\uFEFF';
+
+/** Download rows of cells as `filename` (default `table.csv`): UTF-8 with a byte-order mark. */
 export function downloadCsv(rows: readonly (readonly unknown[])[], filename = 'table.csv'): void {
-  downloadText(toCsv(rows), filename);
+  downloadText(BYTE_ORDER_MARK + toCsv(rows), filename);
 }

@@ -178,6 +178,44 @@ describe('ChatMessage', () => {
     expect(screen.getByTestId('message')).toHaveTextContent('The first half of the');
   });
 
+  it('offers Retry on a failed or stopped answer, and Regenerate on a finished one, when asked to', async () => {
+    const onAskAgain = vi.fn();
+    const failed = makeMessage({ id: 'a1', status: 'failed', error: { code: 'AGENT_ERROR', message: 'The model failed.' } });
+    const { user, rerender } = renderWithTheme(<ChatMessage message={failed} onAskAgain={onAskAgain} />);
+    await user.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Retry' }));
+    expect(onAskAgain).toHaveBeenLastCalledWith('a1');
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+
+    const stopped = makeMessage({ id: 'a2', status: 'failed', content: 'Half', error: { code: 'CANCELLED', message: 'Cancelled.' } });
+    rerender(<ChatMessage message={stopped} onAskAgain={onAskAgain} />);
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onAskAgain).toHaveBeenLastCalledWith('a2');
+
+    rerender(<ChatMessage message={makeMessage({ id: 'a3', content: 'Forty-two.' })} onAskAgain={onAskAgain} />);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    expect(onAskAgain).toHaveBeenLastCalledWith('a3');
+    expect(onAskAgain).toHaveBeenCalledTimes(3);
+  });
+
+  it('offers neither Retry nor Regenerate while generating, on a question, or when not asked to', () => {
+    const onAskAgain = vi.fn();
+    const { rerender } = renderWithTheme(
+      <ChatMessage message={makeMessage({ status: 'generating', content: 'Part' })} onAskAgain={onAskAgain} />,
+    );
+    const none = () => {
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    };
+    none();
+    rerender(<ChatMessage message={makeMessage({ role: 'user', content: 'Q' })} onAskAgain={onAskAgain} />);
+    none();
+    rerender(<ChatMessage message={makeMessage({ status: 'failed', error: { code: 'AGENT_ERROR', message: 'x' } })} />);
+    none();
+    rerender(<ChatMessage message={makeMessage({ content: 'Done.' })} />);
+    none();
+  });
+
   it('renders the charts as images with captions', () => {
     renderWithTheme(
       <ChatMessage

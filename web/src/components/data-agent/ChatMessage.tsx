@@ -1,8 +1,12 @@
 import { memo } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import RefreshIcon from '@mui/icons-material/Refresh';
 import type { ChartView, ChatMessageView } from '../../types';
 import CopyButton from '../common/CopyButton';
 import Markdown from '../markdown/Markdown';
@@ -12,6 +16,11 @@ import { formatDuration } from './toolLabels';
 
 export interface ChatMessageProps {
   message: ChatMessageView;
+  /**
+   * Asks this answer's question again: offered (Retry on a failed answer, Regenerate on a
+   * finished one) when given, which the list does for the chat's last answer only.
+   */
+  onAskAgain?: (messageId: string) => void;
 }
 
 /** Charts the answer's text does not already show as an image. */
@@ -61,13 +70,22 @@ function UserMessage({ message }: ChatMessageProps) {
   );
 }
 
-function AssistantMessage({ message }: ChatMessageProps) {
+function AssistantMessage({ message, onAskAgain }: ChatMessageProps) {
   const generating = message.status === 'generating';
   const failed = message.status === 'failed';
   const cancelled = failed && message.error?.code === 'CANCELLED';
   const charts = chartsToShow(message);
   const caption = !generating ? footerCaption(message) : null;
   const reasoning = (message.reasoning ?? []).filter((text) => text.trim());
+  const askAgain = !generating && onAskAgain ? () => onAskAgain(message.id) : undefined;
+  // A failed (or stopped) answer offers Retry in its notice; a finished one, Regenerate.
+  const retry =
+    failed && askAgain ? (
+      <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={askAgain}>
+        Retry
+      </Button>
+    ) : undefined;
+  const regenerate = failed ? undefined : askAgain;
 
   return (
     <Box
@@ -149,18 +167,25 @@ function AssistantMessage({ message }: ChatMessageProps) {
 
         {failed &&
           (cancelled ? (
-            <Alert severity="info" variant="outlined" sx={{ mt: message.content ? 1.5 : 0 }}>
+            <Alert severity="info" variant="outlined" action={retry} sx={{ mt: message.content ? 1.5 : 0 }}>
               Stopped by you.
             </Alert>
           ) : (
-            <Alert severity="error" sx={{ mt: message.content ? 1.5 : 0 }}>
+            <Alert severity="error" action={retry} sx={{ mt: message.content ? 1.5 : 0 }}>
               {message.error?.message || 'The answer failed.'}
             </Alert>
           ))}
 
-        {!generating && (message.content || caption) && (
+        {!generating && (message.content || caption || regenerate) && (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5, mb: -0.5 }}>
             {message.content && <CopyButton text={message.content} label="Copy answer" />}
+            {regenerate && (
+              <Tooltip title="Regenerate">
+                <IconButton aria-label="Regenerate" size="small" onClick={regenerate}>
+                  <RefreshIcon fontSize="inherit" />
+                </IconButton>
+              </Tooltip>
+            )}
             {caption && (
               <Typography variant="caption" color="text.secondary">
                 {caption}
@@ -174,8 +199,12 @@ function AssistantMessage({ message }: ChatMessageProps) {
 }
 
 /** One message: the question (right, primary) or the answer (left: tools, markdown, charts). */
-function ChatMessage({ message }: ChatMessageProps) {
-  return message.role === 'user' ? <UserMessage message={message} /> : <AssistantMessage message={message} />;
+function ChatMessage({ message, onAskAgain }: ChatMessageProps) {
+  return message.role === 'user' ? (
+    <UserMessage message={message} />
+  ) : (
+    <AssistantMessage message={message} onAskAgain={onAskAgain} />
+  );
 }
 
 export default memo(ChatMessage);

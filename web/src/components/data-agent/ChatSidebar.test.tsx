@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { makeChat, renderWithTheme } from '../../test/render';
 import ChatSidebar, { type ChatSidebarProps } from './ChatSidebar';
 
@@ -205,6 +205,51 @@ describe('ChatSidebar', () => {
     expect(screen.queryByRole('button', { name: /^Delete chat / })).not.toBeInTheDocument();
     // The chats can still be opened.
     expect(screen.getByRole('button', { name: /^Top customers/ })).toBeInTheDocument();
+  });
+
+  it('offers Load more chats while the list goes on, and says when it is loading', async () => {
+    const onLoadMore = vi.fn();
+    const { props, user, rerender } = setup({ hasMore: true, onLoadMore });
+    await user.click(screen.getByRole('button', { name: 'Load more chats' }));
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+
+    rerender(<ChatSidebar {...props} loadingMore />);
+    expect(screen.getByRole('button', { name: /Loading more chats/ })).toBeDisabled();
+    rerender(<ChatSidebar {...props} hasMore={false} />);
+    expect(screen.queryByRole('button', { name: /more chats/ })).toBeNull();
+  });
+
+  it('loads more when the end of the list scrolls into view', () => {
+    const observed: { callback: IntersectionObserverCallback; target?: Element; root?: Element | Document | null }[] = [];
+    class FakeObserver {
+      constructor(
+        private callback: IntersectionObserverCallback,
+        private options?: IntersectionObserverInit,
+      ) {}
+      observe(target: Element) {
+        observed.push({ callback: this.callback, target, root: this.options?.root });
+      }
+      disconnect() {}
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    try {
+      const onLoadMore = vi.fn();
+      setup({ hasMore: true, onLoadMore });
+      const button = screen.getByRole('button', { name: 'Load more chats' });
+      const watch = observed.find((o) => o.target === button)!;
+      // Watched within the list's own scroller.
+      expect(watch.root).toBeInstanceOf(HTMLElement);
+      expect((watch.root as HTMLElement).contains(button)).toBe(true);
+      expect(watch.root).not.toBe(screen.getByRole('navigation', { name: 'Chats' }));
+      const seen = (isIntersecting: boolean) =>
+        act(() => watch.callback([{ isIntersecting } as IntersectionObserverEntry], {} as IntersectionObserver));
+      seen(false);
+      expect(onLoadMore).not.toHaveBeenCalled();
+      seen(true);
+      expect(onLoadMore).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('keeps Delete with only the delete permission', () => {

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -40,6 +40,10 @@ export interface ChatSidebarProps {
   now?: Date;
   /** A sentence when the list could not be loaded. */
   error?: string | null;
+  /** The list goes on past the chats given: "Load more chats" (also when scrolled into view). */
+  hasMore?: boolean;
+  loadingMore?: boolean;
+  onLoadMore?: () => void;
 }
 
 export const SIDEBAR_WIDTH = 280;
@@ -63,6 +67,9 @@ export default function ChatSidebar({
   loading = false,
   now,
   error,
+  hasMore = false,
+  loadingMore = false,
+  onLoadMore,
 }: ChatSidebarProps) {
   const groups = useMemo(() => groupChatsByDate(chats, now ?? new Date()), [chats, now]);
   const [renaming, setRenaming] = useState<ChatSummary | null>(null);
@@ -72,6 +79,10 @@ export default function ChatSidebar({
   const idBase = useId();
 
   const searching = search.trim().length > 0;
+  const scroller = useRef<HTMLDivElement>(null);
+  const more = useRef<HTMLButtonElement>(null);
+  const showMore = hasMore && chats.length > 0 && onLoadMore !== undefined;
+  useLoadWhenSeen(showMore && !loadingMore ? onLoadMore : undefined, more, scroller);
 
   return (
     <Box
@@ -123,7 +134,7 @@ export default function ChatSidebar({
 
       <Box sx={{ height: 4 }}>{loading && chats.length > 0 && <LinearProgress aria-label="Loading chats" />}</Box>
 
-      <Box sx={{ flex: 1, minHeight: 0, overflowY: 'auto', pb: 1 }}>
+      <Box ref={scroller} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', pb: 1 }}>
         {error && (
           <Typography role="alert" variant="body2" color="error" sx={{ px: 2, py: 1 }}>
             {error}
@@ -186,6 +197,19 @@ export default function ChatSidebar({
             );
           })
         )}
+        {showMore && (
+          <Box sx={{ px: 1, pt: 1, display: 'flex', justifyContent: 'center' }}>
+            <Button
+              ref={more}
+              size="small"
+              onClick={onLoadMore}
+              disabled={loadingMore}
+              startIcon={loadingMore ? <CircularProgress size={14} color="inherit" /> : undefined}
+            >
+              {loadingMore ? 'Loading more chats…' : 'Load more chats'}
+            </Button>
+          </Box>
+        )}
       </Box>
 
       <RenameDialog
@@ -215,6 +239,29 @@ export default function ChatSidebar({
       </ConfirmDialog>
     </Box>
   );
+}
+
+/**
+ * Calls `load` when `target` scrolls into view inside `root` (the list loads on as the person
+ * scrolls to its end); nothing where the browser cannot tell (the button is still there).
+ */
+function useLoadWhenSeen(
+  load: (() => void) | undefined,
+  target: RefObject<HTMLElement | null>,
+  root: RefObject<HTMLElement | null>,
+) {
+  useEffect(() => {
+    const element = target.current;
+    if (!load || !element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) load();
+      },
+      { root: root.current, rootMargin: '0px 0px 200px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [load, target, root]);
 }
 
 interface ChatRowProps {
