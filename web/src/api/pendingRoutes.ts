@@ -1,9 +1,7 @@
-// TEMPORARY (issue 22): two routes that other branches add to the server, typed here by hand
-// until schema.ts is generated from a server that has them:
+// TEMPORARY (issue 22): a route another branch adds to the server, typed here by hand
+// until schema.ts is generated from a server that has it:
 //
-// - getMessage: GET /api/data-agent/chats/{chat_id}/messages/{message_id} (one message);
-// - regenerateMessage: POST .../messages/{message_id}/regenerate (no body; answers like
-//   sendMessage: the question and the new answer's placeholder).
+// - getMessage: GET /api/data-agent/chats/{chat_id}/messages/{message_id} (one message).
 //
 // When `npm run gen:api` brings one into schema.ts, this file stops compiling (below): remove
 // that route here; once none is left, delete this file and `& PendingPaths` in client.ts.
@@ -29,21 +27,10 @@ interface GetMessage {
   };
 }
 
-/** sendMessage's answer (201, MessagePair), without a body. */
-interface RegenerateMessage {
-  parameters: MessagePathParams;
-  requestBody?: never;
-  responses: operations['sendMessage']['responses'];
-}
-
 export interface PendingPaths {
   '/api/data-agent/chats/{chat_id}/messages/{message_id}': {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: GetMessage;
-  };
-  '/api/data-agent/chats/{chat_id}/messages/{message_id}/regenerate': {
-    parameters: { query?: never; header?: never; path?: never; cookie?: never };
-    post: RegenerateMessage;
   };
 }
 
