@@ -2853,7 +2853,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
                 };
             };
             /** @description Validation error */
@@ -4515,15 +4519,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4699,15 +4706,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4895,15 +4905,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -5791,15 +5804,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: build_start
-                     *     data: {"ontologyId":"…","runId":"…"}
-                     *
-                     *     id: 2
-                     *     event: build_complete
-                     *     data: {"ontologyId":"…","status":"ready","datasetCount":3,"relationshipCount":2}
+                     * @example {
+                     *       "data": "{\"ontologyId\":\"…\",\"status\":\"ready\",\"datasetCount\":3,\"relationshipCount\":2}",
+                     *       "event": "build_complete",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "build_complete" | "build_error" | "build_start";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
