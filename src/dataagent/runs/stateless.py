@@ -213,18 +213,19 @@ async def start_chat(
     chats: StatelessChats,
     session: AsyncSession,
     user: User,
-    ontology_id: uuid.UUID,
+    ontology_id: uuid.UUID | None,
     messages: Sequence[dict[str, Any]],
 ) -> StatelessStream:
     """Check everything that can be checked before the first byte (the model is configured,
     the messages are well formed, the ontology is the caller's and ready, the caller has no
-    other chat streaming here) on the request's session, close it, then stream."""
+    other chat streaming here) on the request's session, close it, then stream. Without an
+    `ontology_id`, the caller's default ontology, else their only ready one."""
     ctx = chats.app
     owner_id, token_version = user.id, user.token_version
     llm.require_provider(ctx)
     check_messages(messages)
-    ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
-    ontologies.require_ready(ontology)
+    ontology = await ontologies.chat_ontology(session, user, ontology_id)
+    ontology_id = ontology.id
     # The stream may last minutes: it holds no connection (each step opens a short session).
     await session.close()
     chat = chats.open(owner_id, token_version)
