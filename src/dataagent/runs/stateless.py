@@ -34,7 +34,7 @@ from dataagent.agent.stateless import chat_stream, check_messages
 from dataagent.errors import DataAgentError, ErrorCode, rate_limited
 from dataagent.runs.events import encode
 from dataagent.runs.runner import LocalRunner
-from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream
+from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream, frame
 from dataagent.services import llm, ontologies
 from dataagent.services.context import AppContext
 from dataagent.services.users import STOPPED_DEACTIVATED, STOPPED_DELETED, STOPPED_SIGNED_OUT
@@ -49,9 +49,9 @@ _LAST_EVENTS: Final = frozenset({"done", "error"})
 SERVER_STOPPING = "The server is stopping."
 
 
-def frame(event: str, data: dict[str, Any]) -> bytes:
+def _frame(event: str, data: dict[str, Any]) -> bytes:
     """One SSE frame without an id (a stateless stream cannot be resumed)."""
-    return f"event: {event}\ndata: {encode(data)}\n\n".encode()
+    return frame(event, encode(data))
 
 
 def one_at_a_time(limit: int) -> str:
@@ -248,9 +248,9 @@ async def _frames(
         if event in _LAST_EVENTS:
             # Held back until the chat has ended here: a client that has read `done` may
             # at once ask again without meeting its own chat's 429.
-            last[:] = [frame(event, data)]
+            last[:] = [_frame(event, data)]
             return
-        await queue.put(frame(event, data))
+        await queue.put(_frame(event, data))
 
     async def answered() -> None:
         try:
@@ -280,10 +280,10 @@ async def _frames(
             yield last[0]
         elif chat.stopped is not None:
             code, reason = chat.stopped
-            yield frame("error", {"message": reason, "code": code.value})
+            yield _frame("error", {"message": reason, "code": code.value})
         else:
             failed = {"message": "The agent failed unexpectedly.", "code": "INTERNAL_ERROR"}
-            yield frame("error", failed)
+            yield _frame("error", failed)
     finally:
         # The client went away (or the answer ended): nothing runs on without a listener.
         task = chat.task
