@@ -178,7 +178,7 @@ async def test_parallel_tool_calls_are_matched_by_id(retail: Retail) -> None:
 
 
 async def test_step_limit_asks_for_an_answer_from_what_was_found(retail: Retail) -> None:
-    retail.world.context.settings.agent_recursion_limit = 5
+    retail.world.context.settings.agent_max_tool_rounds = 2
 
     def step(messages: list[BaseMessage]) -> Reply:
         last = messages[-1]
@@ -189,18 +189,18 @@ async def test_step_limit_asks_for_an_answer_from_what_was_found(retail: Retail)
     asked = await retail.ask("Keep looking", [], default=step)
     assert asked.answer.content == "I could only list the datasets."
     assert asked.answer.metadata["stepLimitReached"] is True
-    # 5 graph steps: agent, tools, agent, tools, agent; then the last word.
+    # Two rounds (agent, tools, agent, tools), a turn that wants a third; then the last word.
     assert len(asked.model.calls) == 4
     last_call = asked.model.calls[-1]
     assert not any(getattr(m, "tool_calls", None) for m in last_call[-2:])
 
 
 async def test_step_limit_without_a_last_word_fails(retail: Retail) -> None:
-    retail.world.context.settings.agent_recursion_limit = 4
+    retail.world.context.settings.agent_max_tool_rounds = 1
     with pytest.raises(DataAgentError) as caught:
         await retail.ask("Loop", [], default=Reply(tool_calls=[call("list_datasets")]))
     assert caught.value.code == ErrorCode.LLM_ERROR
-    assert "stopped after 4 steps" in caught.value.message
+    assert "stopped after 1 tool round without an answer" in caught.value.message
 
 
 async def test_malformed_tool_calls_are_told_then_bounded(retail: Retail) -> None:
