@@ -15,7 +15,7 @@ from typing import Final
 
 from starlette.responses import StreamingResponse
 
-from dataagent.runs.events import EventLog, StoredEvent
+from dataagent.runs.event_log import EventLog, StoredEvent
 
 MEDIA_TYPE: Final = "text/event-stream"
 HEARTBEAT: Final = b": heartbeat\n\n"

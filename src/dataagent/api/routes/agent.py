@@ -14,7 +14,7 @@ from dataagent.api.deps import RunsDep, SessionDep, require
 from dataagent.api.schemas import ERROR_RESPONSES, json_errors
 from dataagent.api.schemas.agent import STATELESS_RESPONSES, StatelessChatRequest
 from dataagent.auth.permissions import Permission
-from dataagent.runs import stateless
+from dataagent.runs import stateless_chats
 from dataagent.runs.sse import EventStream
 from dataagent.store.models import User
 
@@ -45,4 +45,4 @@ async def chat(
     Without `ontologyId`: the caller's default ontology, else their only ready one.
     """
     messages = [turn.model_dump() for turn in body.messages]
-    return await stateless.start_chat(system.chats, session, user, body.ontology_id, messages)
+    return await stateless_chats.start_chat(system.chats, session, user, body.ontology_id, messages)

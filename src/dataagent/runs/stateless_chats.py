@@ -30,9 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import Receive, Scope, Send
 
 from dataagent.agent.events import STATELESS_EVENTS, Emit
-from dataagent.agent.stateless import chat_stream, check_messages
+from dataagent.agent.stateless_answer import chat_stream, check_messages
 from dataagent.errors import DataAgentError, ErrorCode, rate_limited
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.runner import LocalRunner
 from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream, frame
 from dataagent.services import llm, ontologies
