@@ -4,7 +4,8 @@ PostgreSQL tests use `DATAAGENT_TEST_POSTGRES_URL` (a libpq URL such as
 `postgresql://root@127.0.0.1:5432/test`) and MariaDB/MySQL tests use
 `DATAAGENT_TEST_MYSQL_URL` (`mysql://root@127.0.0.1:3306/test`). When
 `DATAAGENT_REQUIRE_SERVICES=1` (set by `.ci/run`) a missing or unreachable
-server fails the test instead of skipping it.
+server fails the test instead of skipping it; so does a missing `../shared/evaldata` (the
+third-party evaluation data the gold-query, Spider retrieval and Spider modelling tests read).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -23,6 +25,10 @@ from dataagent.sources.access import AccessPolicy
 # The access policy of trusted local use (any file, no privileged accounts): what tests
 # that are not about access itself open databases with.
 LOCAL = AccessPolicy()
+
+# Third-party evaluation data (Spider dev, defog), beside the checkout: ../shared/evaldata.
+EVALDATA = Path(__file__).resolve().parents[2] / "shared" / "evaldata"
+SPIDER_SQLITE = EVALDATA / "spider_dev" / "sqlite"
 
 
 def _required() -> bool:
@@ -38,6 +44,14 @@ def _missing(what: str) -> None:
 def _with_database(url: str, database: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def evaldata() -> Path:
+    """The evaluation data directory (skips, or fails in CI, when absent)."""
+    if not (SPIDER_SQLITE.is_dir() and (EVALDATA / "defog_postgres").is_dir()):
+        _missing(f"The evaluation data ({EVALDATA})")
+    return EVALDATA
 
 
 @pytest.fixture(scope="session")

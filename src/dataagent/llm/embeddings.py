@@ -1,22 +1,18 @@
-"""Embedding providers: the interface every provider meets, and the one the settings choose.
+"""Embedding providers: the interface every provider meets.
 
 The implementations live one per module: the bundled MiniLM (`minilm.py`) and
-OpenAI-compatible servers (`openai_embeddings.py`). Every provider returns L2-normalised
-float32 rows, so a dot product is a cosine.
+OpenAI-compatible servers (`openai_embeddings.py`); `embedding_factory.py` picks the one the
+settings ask for. This module imports none of them (they import it). Every provider returns
+L2-normalised float32 rows, so a dot product is a cosine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
-
-from dataagent.errors import DataAgentError, ErrorCode
-
-if TYPE_CHECKING:
-    from dataagent.config import Settings
 
 Matrix = NDArray[np.float32]
 """Embeddings, one L2-normalised float32 row per text."""
@@ -58,24 +54,3 @@ def l2_normalise(rows: NDArray[Any]) -> Matrix:
     rows = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
     return (rows / np.maximum(norms, np.float32(1e-12))).astype(np.float32, copy=False)
-
-
-def provider_from_settings(settings: Settings) -> EmbeddingProvider:
-    """The embedding provider the settings ask for (`embedding_provider`: local | openai)."""
-    # Imported here, not at the top: each implementation imports this module for `Matrix`.
-    if settings.embedding_provider == "local":
-        from dataagent.llm.minilm import LocalMiniLMProvider
-
-        return LocalMiniLMProvider()
-    from dataagent.llm.openai_embeddings import OpenAIEmbeddingProvider
-
-    api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    if not api_key and not settings.openai_base_url:
-        raise DataAgentError(
-            ErrorCode.LLM_UNAVAILABLE,
-            "The openai embedding provider needs DATAAGENT_OPENAI_API_KEY "
-            "(or DATAAGENT_OPENAI_BASE_URL for a compatible server).",
-        )
-    return OpenAIEmbeddingProvider(
-        model=settings.embedding_model, api_key=api_key, base_url=settings.openai_base_url
-    )

@@ -11,7 +11,8 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from dataagent.auth.login_limits import LoginLimiter
 from dataagent.config import Settings
 from dataagent.llm.calls import ModelInfo
-from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
+from dataagent.llm.embedding_factory import provider_from_settings
+from dataagent.llm.embeddings import EmbeddingProvider
 from dataagent.llm.providers import close_chat_model
 from dataagent.ontology.retrieval import DatasetIndex
 from dataagent.sandbox import Sandbox, sandbox_from_settings

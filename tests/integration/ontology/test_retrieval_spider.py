@@ -6,10 +6,8 @@ table that answers it should rank first in its database's ontology.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from tests.conftest import LOCAL
+from tests.conftest import LOCAL, SPIDER_SQLITE
 from tests.fixtures.retrieval import search, stored_index, stored_rows
 
 from dataagent.llm.minilm import LocalMiniLMProvider
@@ -24,10 +22,11 @@ from dataagent.semantic.generation import generate_semantic_model
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 
-SPIDER = Path(__file__).resolve().parents[4] / "shared" / "evaldata" / "spider_dev" / "sqlite"
+SPIDER = SPIDER_SQLITE
 DATABASES = ("concert_singer", "world_1", "flight_2")
 
-pytestmark = pytest.mark.skipif(not SPIDER.is_dir(), reason=f"no evaluation data at {SPIDER}")
+# Skips without ../shared/evaldata; fails instead under DATAAGENT_REQUIRE_SERVICES=1 (CI).
+pytestmark = pytest.mark.usefixtures("evaldata")
 
 FIRST = [
     ("concert_singer", "Which stadium can hold the most people?", "stadium"),

@@ -19,7 +19,7 @@ from tests.integration.runs.conftest import Chat, message_of, new_chat, run_of, 
 
 from dataagent.runs import answers
 from dataagent.runs.chat import message_start
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.semantic.plan import QueryPlan
 from dataagent.services import queries
@@ -88,6 +88,57 @@ async def test_a_successful_answer_ends_with_message_run_and_event_together(
     assert events[-1][1] == "message_complete"
     assert json.loads(events[-1][2])["content"] == message.content
     assert (await run_of(world, message_id)).status == "succeeded"
+
+
+@contextmanager
+def _transactions(world: World) -> Iterator[list[list[str]]]:
+    """The committed transactions on the app database while the block runs: each one the
+    statements it ran, with their parameters ("UPDATE agent_runs ... | (...)")."""
+    committed: list[list[str]] = []
+    running: dict[int, list[str]] = {}
+
+    def before(conn: Any, cursor: Any, statement: str, parameters: Any, *args: Any) -> None:
+        running.setdefault(id(conn), []).append(f"{statement} | {parameters!r}")
+
+    def commit(conn: Any) -> None:
+        committed.append(running.pop(id(conn), []))
+
+    def rollback(conn: Any) -> None:
+        running.pop(id(conn), None)
+
+    engine = world.database.engine.sync_engine
+    listeners = (("before_cursor_execute", before), ("commit", commit), ("rollback", rollback))
+    for name, listener in listeners:
+        event.listen(engine, name, listener)
+    try:
+        yield committed
+    finally:
+        for name, listener in listeners:
+            event.remove(engine, name, listener)
+
+
+async def test_the_end_of_an_answer_is_one_commit(world: World, system: RunSystem) -> None:
+    """The message's completion, the `message_complete` event and the run's `succeeded` are
+    written by one commit, and by no other: two commits would each show up here."""
+    chat = await new_chat(world, world.contributor)
+    message_id = await chat.ask("How many customers?")
+
+    def writes(statements: list[str], table: str, value: str) -> bool:
+        verb = "INSERT INTO" if table == "run_events" else "UPDATE"
+        return any(f"{verb} {table}" in s and f"'{value}'" in s for s in statements)
+
+    with _scripted(world), _transactions(world) as committed:
+        await _answer(world, system, chat, message_id)
+    assert (await message_of(world, message_id)).status == "complete"
+    ends = [
+        (
+            writes(t, "data_chat_messages", "complete"),
+            writes(t, "run_events", "message_complete"),
+            writes(t, "agent_runs", "succeeded"),
+        )
+        for t in committed
+    ]
+    assert [e for e in ends if any(e)] == [(True, True, True)], ends
 
 
 @contextmanager

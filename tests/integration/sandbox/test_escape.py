@@ -6,9 +6,12 @@ must still run code (the backend survives every attempt).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,29 +47,71 @@ def report(result: ExecutionResult) -> dict:
 # --- network -------------------------------------------------------------------------
 
 
-async def test_no_tcp_to_local_database(sandbox: LocalSandbox) -> None:
-    code = """
-import socket, json
-try:
-    socket.create_connection(("127.0.0.1", 5432), timeout=2).close()
-    print(json.dumps("connected"))
-except OSError as exc:
-    print(json.dumps(type(exc).__name__))
-"""
-    assert report(await run(sandbox, code)) != "connected"
+def _host_address() -> str | None:
+    """A non-loopback IPv4 address of this host (the one its default route leaves from), or
+    None when it has none. A UDP "connect" sends nothing; it only picks the route."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the route is looked up
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-async def test_no_tcp_to_outside_address(sandbox: LocalSandbox) -> None:
-    # 192.0.2.1 is TEST-NET-1 (never routed): even a leak could not reach anyone.
-    code = """
+@pytest.fixture
+def listeners() -> Iterator[list[tuple[str, int]]]:
+    """TCP listeners of the host that anyone outside a sandbox can connect to: one on
+    loopback, and one on the host's own network address when it has one. A listening
+    socket completes the handshake by itself (the backlog), so nothing needs to accept."""
+    sockets = []
+    for address in ("127.0.0.1", _host_address()):
+        if address is None:
+            continue
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind((address, 0))
+        listener.listen(16)
+        sockets.append(listener)
+    try:
+        yield [listener.getsockname() for listener in sockets]
+    finally:
+        for listener in sockets:
+            listener.close()
+
+
+def _connect_probe(targets: list[tuple[str, int]]) -> str:
+    """Code that tries a TCP connection to each target and prints what happened to each."""
+    return f"""
 import socket, json
-try:
-    socket.create_connection(("192.0.2.1", 80), timeout=2).close()
-    print(json.dumps("connected"))
-except OSError as exc:
-    print(json.dumps(exc.errno))
+outcome = {{}}
+for host, port in {targets!r}:
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+        outcome[host] = "connected"
+    except OSError as exc:
+        outcome[host] = type(exc).__name__
+print(json.dumps(outcome))
 """
-    assert report(await run(sandbox, code)) != "connected"
+
+
+async def test_no_tcp_to_the_hosts_listeners(
+    sandbox: LocalSandbox, listeners: list[tuple[str, int]]
+) -> None:
+    """The same probe connects to the host's listeners from a plain process (so the check can
+    fail) and cannot from the sandbox."""
+    code = _connect_probe(listeners)
+    control = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, stdout=asyncio.subprocess.PIPE
+    )
+    stdout, _ = await asyncio.wait_for(control.communicate(), timeout=60)  # a hang guard only
+    assert control.returncode == 0
+    outside = json.loads(stdout.decode().strip().splitlines()[-1])
+    assert outside == {host: "connected" for host, _ in listeners}, outside
+    inside = report(await run(sandbox, code))
+    assert set(inside) == {host for host, _ in listeners}
+    assert "connected" not in inside.values(), inside
 
 
 async def test_no_dns(sandbox: LocalSandbox) -> None:

@@ -16,13 +16,12 @@ import json
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from tests.conftest import LOCAL
+from tests.conftest import EVALDATA, LOCAL
 
 from dataagent.errors import DataAgentError
 from dataagent.sources.engines import ConnectionSpec
@@ -30,7 +29,6 @@ from dataagent.sources.executor import execute_query
 from dataagent.sources.guard import check_sql
 from dataagent.sources.results import QueryError
 
-EVALDATA = Path(__file__).resolve().parents[4] / "shared" / "evaldata"
 SPIDER = EVALDATA / "spider_dev"
 DEFOG = EVALDATA / "defog_postgres"
 DEFOG_QUESTION_FILES = (
@@ -43,7 +41,8 @@ DEFOG_QUESTION_FILES = (
 # far: every gold query passes.
 EXPECTED_REFUSALS: dict[str, str] = {}
 
-pytestmark = pytest.mark.skipif(not EVALDATA.is_dir(), reason="../shared/evaldata is absent")
+# Skips without ../shared/evaldata; fails instead under DATAAGENT_REQUIRE_SERVICES=1 (CI).
+pytestmark = pytest.mark.usefixtures("evaldata")
 
 
 @dataclass(frozen=True)

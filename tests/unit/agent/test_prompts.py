@@ -1,15 +1,14 @@
 """Seed 000's system prompt: golden rendering, the fallback, join hints among retrieved datasets.
 
 Run with DATAAGENT_UPDATE_GOLDEN=1 to rewrite the golden prompt after an intended change
-(and read the diff).
+(and read the diff); CI refuses that mode (see `update_golden`).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from tests.fixtures.compiler.compiler_golden import retail_model
+from tests.fixtures.compiler.compiler_golden import retail_model, update_golden
 from tests.fixtures.metrics import with_metrics
 
 from dataagent.agent.grounding import prompt_metrics
@@ -49,7 +48,7 @@ def test_golden_prompt() -> None:
         LIMITS,
         "User: How many orders?\n\nAssistant: 12.\n  - tool query_database(...) -> ...",
     )
-    if os.environ.get("DATAAGENT_UPDATE_GOLDEN") == "1":
+    if update_golden():
         GOLDEN.write_text(text)
     assert text == GOLDEN.read_text()
 

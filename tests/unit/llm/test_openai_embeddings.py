@@ -11,7 +11,8 @@ import pytest
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.embeddings import EmbeddingProvider, provider_from_settings
+from dataagent.llm.embedding_factory import provider_from_settings
+from dataagent.llm.embeddings import EmbeddingProvider
 from dataagent.llm.minilm import LocalMiniLMProvider
 from dataagent.llm.openai_embeddings import OpenAIEmbeddingProvider
 

@@ -20,9 +20,11 @@ class ChatTurn(ApiInput):
 
 
 class StatelessChatRequest(ApiInput):
-    """The conversation so far (the last message is the user's question) and its ontology."""
+    """The conversation so far (the last message is the user's question) and the ontology
+    to ask about: without `ontologyId`, the caller's default ontology (`PUT
+    /api/me/default-ontology`), else their only ready one."""
 
-    ontology_id: uuid.UUID
+    ontology_id: uuid.UUID | None = None
     messages: list[ChatTurn] = Field(min_length=1, max_length=100)
 
 
@@ -45,6 +47,11 @@ STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
                     )
                 }
             },
+        },
+        400: {
+            "model": ErrorBody,
+            "description": "The conversation is malformed, the ontology not ready, or none was "
+            "named while the caller has no default and not exactly one ready ontology",
         },
         429: {"model": ErrorBody, "description": "A chat answer of yours is already streaming"},
         503: {"model": ErrorBody, "description": "No language model is configured"},
