@@ -7842,7 +7842,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
                 };
             };
             /** @description The conversation is malformed, the ontology not ready, or none was named while the caller has no default and not exactly one ready ontology */
