@@ -2910,7 +2910,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
                 };
             };
             /** @description The conversation is malformed, the ontology not ready, or none was named while the caller has no default and not exactly one ready ontology */
@@ -4572,15 +4576,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4756,15 +4763,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4952,15 +4962,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -5926,15 +5939,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: build_start
-                     *     data: {"ontologyId":"…","runId":"…"}
-                     *
-                     *     id: 2
-                     *     event: build_complete
-                     *     data: {"ontologyId":"…","status":"ready","datasetCount":3,"relationshipCount":2}
+                     * @example {
+                     *       "data": "{\"ontologyId\":\"…\",\"status\":\"ready\",\"datasetCount\":3,\"relationshipCount\":2}",
+                     *       "event": "build_complete",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "build_complete" | "build_error" | "build_start";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -7826,7 +7842,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
                 };
             };
             /** @description The conversation is malformed, the ontology not ready, or none was named while the caller has no default and not exactly one ready ontology */

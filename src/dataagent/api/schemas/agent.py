@@ -7,7 +7,9 @@ from typing import Any, Final, Literal
 
 from pydantic import Field
 
+from dataagent.agent.events import STATELESS_EVENTS
 from dataagent.api.schemas import HAS_TEXT, ApiInput, ErrorBody, json_errors
+from dataagent.api.schemas.runs import sse_event_schema
 
 
 class ChatTurn(ApiInput):
@@ -27,7 +29,7 @@ class StatelessChatRequest(ApiInput):
 
 
 _FRAMES = (
-    "Server-Sent Events without ids (a stateless stream cannot be resumed): `chunk` "
+    "One Server-Sent Event per step, without ids (a stateless stream cannot be resumed): `chunk` "
     "{content} as text streams, `clear_streaming` {} before tools run, `tool_call` {tool, "
     "input_summary, input_raw, thinking, result_summary, duration_ms, iteration} after each "
     "tool, `chart` {id, url, title, chartType, spec}, then `done` {status} or `error` "
@@ -39,7 +41,11 @@ STATELESS_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
         200: {
             "description": "The answer's events as Server-Sent Events",
             "content": {
-                "text/event-stream": {"schema": {"type": "string", "description": _FRAMES}}
+                "text/event-stream": {
+                    "schema": sse_event_schema(
+                        STATELESS_EVENTS, resumable=False, description=_FRAMES
+                    )
+                }
             },
         },
         400: {

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import ApiInput, ApiModel, JsonBool
 from dataagent.auth.permissions import permissions_for
 from dataagent.services.users import EMAIL_PATTERN
 from dataagent.store.models import User
@@ -59,7 +59,7 @@ class UserUpdate(ApiInput):
     """Changes to a user; omitted fields stay as they are."""
 
     role: Role | None = None
-    is_active: bool | None = None
+    is_active: JsonBool | None = None
     password: str | None = Field(None, min_length=8, max_length=1024)
 
 
