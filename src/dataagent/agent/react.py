@@ -110,7 +110,8 @@ class LoopHooks(Protocol):
         """A piece of the model's text, as it streams."""
 
     async def before_tools(self, reply: AIMessage) -> None:
-        """The model's turn called tools, which run next (its text was thinking aloud)."""
+        """The model's turn called tools (its text was thinking aloud): they run next, or,
+        past the round limit, are dropped before the model's last word."""
 
     async def on_call(self, call: dict[str, Any]) -> None:
         """A tool call about to run (with its id)."""
