@@ -77,21 +77,18 @@ class RunBuilds:
     def __init__(self, runner: Runner, lease_s: float) -> None:
         self.runner = runner
         self.lease_s = lease_s
-        self._recorded: dict[uuid.UUID, uuid.UUID] = {}
         self._latest: dict[uuid.UUID, uuid.UUID] = {}
 
     async def record(
         self, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
-    ) -> None:
+    ) -> uuid.UUID:
         """A queued build run, in the transaction that sets the ontology `building`."""
-        run = runs.add_build_run(session, owner_id, ontology_id, self.lease_s)
-        self._recorded[ontology_id] = run.id
+        return runs.add_build_run(session, owner_id, ontology_id, self.lease_s).id
 
-    async def start(self, ontology_id: uuid.UUID) -> None:
+    async def start(self, ontology_id: uuid.UUID, build_id: uuid.UUID) -> None:
         """Submit the recorded build run (it executes `services.ontologies.build_ontology`)."""
-        run_id = self._recorded.pop(ontology_id)
-        self._latest[ontology_id] = run_id
-        await self.runner.submit(run_id)
+        self._latest[ontology_id] = build_id
+        await self.runner.submit(build_id)
 
     async def wait(self, ontology_id: uuid.UUID) -> None:
         """Wait for the ontology's latest build started here."""

@@ -19,11 +19,12 @@ class BuildJobs(Protocol):
 
     async def record(
         self, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
-    ) -> None:
+    ) -> uuid.UUID:
         """Note the build in the caller's transaction, which sets the ontology `building`
-        (so no commit ever leaves a `building` ontology without a trace of its build)."""
+        (so no commit ever leaves a `building` ontology without a trace of its build);
+        the build's id, for `start`."""
 
-    async def start(self, ontology_id: uuid.UUID) -> None:
+    async def start(self, ontology_id: uuid.UUID, build_id: uuid.UUID) -> None:
         """Run the recorded build in the background (after the caller's commit)."""
 
     async def wait(self, ontology_id: uuid.UUID) -> None:

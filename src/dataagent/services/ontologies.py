@@ -143,16 +143,30 @@ def _builds(ctx: AppContext) -> BuildJobs:
     return ctx.builds
 
 
+ALREADY_BUILDING = (
+    "The ontology is already building: wait for that build to end (its events are at "
+    "GET /api/ontologies/{id}/build/events), then build it again."
+)
+
+
 async def _start_build(
-    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology: Ontology
+    ctx: AppContext,
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    ontology: Ontology,
+    *,
+    new: bool = False,
 ) -> None:
-    """Set the ontology `building` and record its build run in one commit, then start it."""
-    ontology.status = "building"
-    ontology.error = None
+    """Set the ontology `building` and record its build run in one commit, then start it.
+
+    An existing ontology that is building already is CONFLICT: two builds of one ontology
+    would replace each other's rows."""
+    if not new and not await ontologies.claim_for_build(session, ontology):
+        raise DataAgentError(ErrorCode.CONFLICT, ALREADY_BUILDING)
     builds = _builds(ctx)
-    await builds.record(session, owner_id, ontology.id)
+    run_id = await builds.record(session, owner_id, ontology.id)
     await session.commit()
-    await builds.start(ontology.id)
+    await builds.start(ontology.id, run_id)
 
 
 async def create_ontology(
@@ -168,7 +182,7 @@ async def create_ontology(
     ontology = await ontologies.add_ontology(
         session, owner_id, semantic_model_id, name, description
     )
-    await _start_build(ctx, session, owner_id, ontology)
+    await _start_build(ctx, session, owner_id, ontology, new=True)
     return ontology
 
 

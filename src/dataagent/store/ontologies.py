@@ -7,7 +7,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -67,6 +67,23 @@ async def add_ontology(
     await session.flush()
     audit.record(session, owner_id, "ontology.create", "ontology", ontology.id)
     return ontology
+
+
+async def claim_for_build(session: AsyncSession, ontology: Ontology) -> bool:
+    """Set an existing ontology `building` unless it already is; False when it was.
+
+    One conditional UPDATE, so of two requests racing to rebuild one ontology only one
+    wins (PostgreSQL re-reads the row the other committed; SQLite serialises writers)."""
+    result = await session.execute(
+        update(Ontology)
+        .where(Ontology.id == ontology.id, Ontology.status != "building")
+        .values(status="building", error=None)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    ontology.status, ontology.error = "building", None
+    return True
 
 
 async def replace_graph(

@@ -3,6 +3,7 @@ set-up started it) and a stream a client watches (`GET /api/ontologies/{id}/buil
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 
@@ -77,6 +78,26 @@ async def test_a_build_is_watched_live_until_it_ends(
             frames = parse(await read_frames(watched))
         assert parse(await read_frames(answer))[-1][1] == "message_complete"
     assert [event for _, event, _ in frames] == ["build_start", "build_complete"]
+
+
+async def test_one_build_of_an_ontology_at_a_time(world: World) -> None:
+    """Two rebuilds of one ontology at the same moment: one starts, the other is 409 (it
+    was a 500 and a build left queued, the two sharing one slot by ontology id)."""
+    ontology_id = await world.make_ontology(world.contributor)
+    client = world.contributor.client
+    url = f"/api/ontologies/{ontology_id}/rebuild"
+    before = len(await _build_runs(world, ontology_id))
+    answers = await asyncio.gather(client.post(url), client.post(url))
+    assert sorted(r.status_code for r in answers) == [202, 409], [r.text for r in answers]
+    refused = next(r for r in answers if r.status_code == 409).json()["error"]
+    assert refused["code"] == "CONFLICT" and "already building" in refused["message"]
+    assert (await built(client, str(ontology_id)))["status"] == "ready"
+    await world.context.builds.wait(ontology_id)  # type: ignore[union-attr]
+    started = (await _build_runs(world, ontology_id))[before:]
+    assert [run.status for run in started] == ["succeeded"]
+    # Once it has ended, the ontology builds again.
+    assert (await client.post(url)).status_code == 202
+    assert (await built(client, str(ontology_id)))["status"] == "ready"
 
 
 async def _rebuild(world: World) -> uuid.UUID:

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from dataagent.api.deps import ContextDep, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas import BUILD_RESPONSES, ERROR_RESPONSES, Envelope
 from dataagent.api.schemas.ontologies import BackfillResult, OntologyPublic
 from dataagent.auth.permissions import Permission
 from dataagent.services import ontologies
@@ -19,7 +19,9 @@ Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
 
 
 @router.post(
-    "/ontologies/{ontology_id}/backfill-embeddings", operation_id="backfillOntologyEmbeddings"
+    "/ontologies/{ontology_id}/backfill-embeddings",
+    operation_id="backfillOntologyEmbeddings",
+    responses=BUILD_RESPONSES,
 )
 async def backfill_embeddings(
     admin: Admin, context: ContextDep, session: SessionDep, ontology_id: uuid.UUID

@@ -12,7 +12,14 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.deps import ContextDep, RunsDep, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, POOL_RESPONSES, Envelope, json_errors
+from dataagent.api.schemas import (
+    BUILD_RESPONSES,
+    ERROR_RESPONSES,
+    NO_NUL,
+    POOL_RESPONSES,
+    Envelope,
+    json_errors,
+)
 from dataagent.api.schemas.ontologies import (
     CompileInput,
     CompileOutput,
@@ -84,7 +91,12 @@ async def delete_ontology(user: Writer, session: SessionDep, ontology_id: uuid.U
     return Response(status_code=204)
 
 
-@router.post("/{ontology_id}/rebuild", status_code=202, operation_id="rebuildOntology")
+@router.post(
+    "/{ontology_id}/rebuild",
+    status_code=202,
+    operation_id="rebuildOntology",
+    responses=BUILD_RESPONSES,
+)
 async def rebuild_ontology(
     user: Writer, context: ContextDep, session: SessionDep, ontology_id: uuid.UUID
 ) -> Envelope[OntologyPublic]:

@@ -153,6 +153,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "Request body over the size limit"},
 }
 
+# Routes that start an ontology's build: one that is building already is 409.
+BUILD_RESPONSES: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorBody, "description": "The ontology is building already"},
+}
+
 
 def json_errors(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
     """The same error responses, stated as `application/json` for a route whose own media
