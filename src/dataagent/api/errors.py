@@ -22,7 +22,7 @@ _STATUS_CODES = {
     401: ErrorCode.UNAUTHORIZED,
     403: ErrorCode.FORBIDDEN,
     404: ErrorCode.NOT_FOUND,
-    405: ErrorCode.VALIDATION_ERROR,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
     409: ErrorCode.CONFLICT,
     413: ErrorCode.PAYLOAD_TOO_LARGE,
     415: ErrorCode.VALIDATION_ERROR,
@@ -83,6 +83,10 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
         methods = _allowed_methods(request)
         if methods:
             headers["Allow"] = ", ".join(methods)
+        allowed = headers.get("Allow") or headers.get("allow")
+        message = f"{request.method} is not allowed here" + (
+            f"; this path takes {allowed}." if allowed else "."
+        )
     # Keep the headers HTTP requires with some statuses (e.g. `Allow` with a 405).
     return error_response(code, message, exc.status_code, headers=headers or None)
 

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import CursorResult, and_, exists, func, literal, or_, select, update
+from sqlalchemy import BigInteger, CursorResult, and_, exists, func, literal, or_, select, update
 from sqlalchemy import insert as sql_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -430,10 +430,14 @@ async def add_final_event(session: AsyncSession, run_id: uuid.UUID, event: str, 
 async def events_after(
     session: AsyncSession, run_id: uuid.UUID, after_seq: int, limit: int = 500
 ) -> list[tuple[int, str, str]]:
-    """The run's events after `after_seq`, in order: (seq, event, data text)."""
+    """The run's events after `after_seq`, in order: (seq, event, data text).
+
+    `after_seq` may be any BIGINT a client resumes after (the API's bound), compared as
+    one: the column is a 32-bit INTEGER on PostgreSQL, which would refuse the parameter.
+    """
     rows = await session.execute(
         select(RunEvent.seq, RunEvent.event, RunEvent.data)
-        .where(RunEvent.run_id == run_id, RunEvent.seq > after_seq)
+        .where(RunEvent.run_id == run_id, RunEvent.seq > literal(after_seq, BigInteger))
         .order_by(RunEvent.seq)
         .limit(limit)
     )

@@ -5,9 +5,15 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Query, Response
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import (
+    ContextDep,
+    DataAgentDeleter,
+    DataAgentReader,
+    DataAgentWriter,
+    SessionDep,
+)
 from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, Envelope, PageOf, page_of
 from dataagent.api.schemas.chats import (
     ANSWERABLE_RESPONSES,
@@ -23,17 +29,12 @@ from dataagent.api.schemas.chats import (
     message_pair,
     message_public,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services import chats
 from dataagent.store.chats import ChatQuery, SortBy, SortOrder
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/data-agent", tags=["data-agent"], responses=ERROR_RESPONSES)
 
-Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
-Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
-Deleter = Annotated[User, Depends(require(Permission.DATA_AGENT_DELETE))]
 
 PageParam = Annotated[int, Query(ge=1, le=1_000_000)]
 PageSizeParam = Annotated[int, Query(alias="pageSize", ge=1, le=100)]
@@ -41,7 +42,7 @@ PageSizeParam = Annotated[int, Query(alias="pageSize", ge=1, le=100)]
 
 @router.get("/chats", operation_id="listChats")
 async def list_chats(
-    user: Reader,
+    user: DataAgentReader,
     session: SessionDep,
     page: PageParam = 1,
     page_size: PageSizeParam = 20,
@@ -59,7 +60,7 @@ async def list_chats(
 
 @router.get("/chats/{chat_id}", operation_id="getChat")
 async def get_chat(
-    user: Reader, session: SessionDep, chat_id: uuid.UUID
+    user: DataAgentReader, session: SessionDep, chat_id: uuid.UUID
 ) -> Envelope[ChatWithMessages]:
     """One of the caller's chats with its messages."""
     chat, messages = await chats.get_chat_with_messages(session, user.id, chat_id)
@@ -72,7 +73,7 @@ async def get_chat(
 
 @router.post("/chats", status_code=201, operation_id="createChat")
 async def create_chat(
-    user: Writer, session: SessionDep, body: ChatCreate
+    user: DataAgentWriter, session: SessionDep, body: ChatCreate
 ) -> Envelope[ChatWithMessages]:
     """Start a chat on a ready ontology the caller owns."""
     chat = await chats.create_chat(session, user.id, body.name, body.ontology_id, body.llm_provider)
@@ -81,7 +82,7 @@ async def create_chat(
 
 @router.patch("/chats/{chat_id}", operation_id="updateChat")
 async def update_chat(
-    user: Writer, session: SessionDep, chat_id: uuid.UUID, body: ChatUpdate
+    user: DataAgentWriter, session: SessionDep, chat_id: uuid.UUID, body: ChatUpdate
 ) -> Envelope[ChatPublic]:
     """Rename a chat or change its LLM provider."""
     changes: dict[str, Any] = {}
@@ -96,7 +97,7 @@ async def update_chat(
 
 
 @router.delete("/chats/{chat_id}", status_code=204, operation_id="deleteChat")
-async def delete_chat(user: Deleter, session: SessionDep, chat_id: uuid.UUID) -> Response:
+async def delete_chat(user: DataAgentDeleter, session: SessionDep, chat_id: uuid.UUID) -> Response:
     """Delete a chat and its messages."""
     await chats.delete_chat(session, user.id, chat_id)
     return Response(status_code=204)
@@ -104,7 +105,7 @@ async def delete_chat(user: Deleter, session: SessionDep, chat_id: uuid.UUID) ->
 
 @router.get("/chats/{chat_id}/messages", operation_id="listMessages")
 async def list_messages(
-    user: Reader,
+    user: DataAgentReader,
     session: SessionDep,
     chat_id: uuid.UUID,
     page: PageParam = 1,
@@ -123,7 +124,11 @@ async def list_messages(
     responses=ANSWERABLE_RESPONSES,
 )
 async def send_message(
-    user: Writer, context: ContextDep, session: SessionDep, chat_id: uuid.UUID, body: MessageCreate
+    user: DataAgentWriter,
+    context: ContextDep,
+    session: SessionDep,
+    chat_id: uuid.UUID,
+    body: MessageCreate,
 ) -> Envelope[MessagePair]:
     """Store a question and the assistant's placeholder in one transaction (503, storing
     nothing, when no model can answer the chat)."""
@@ -138,7 +143,7 @@ async def send_message(
     responses=REGENERATE_RESPONSES,
 )
 async def regenerate_message(
-    user: Writer,
+    user: DataAgentWriter,
     context: ContextDep,
     session: SessionDep,
     chat_id: uuid.UUID,
