@@ -127,6 +127,13 @@ async def get_chat_with_messages(
     return await chats.get_chat_with_messages(session, owner_id, chat_id)
 
 
+async def get_message(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> DataChatMessage:
+    """One message of one of the caller's chats (NOT_FOUND for any other)."""
+    return await chats.get_message(session, owner_id, chat_id, message_id)
+
+
 async def count_messages(session: AsyncSession, chat_id: uuid.UUID) -> int:
     """How many messages a chat has."""
     return await chats.count_messages(session, chat_id)

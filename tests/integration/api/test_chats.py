@@ -401,6 +401,43 @@ async def test_list_messages_paginated(world: World) -> None:
     assert (await world.anon.get(url)).status_code == 401
 
 
+async def test_get_one_message(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    sent = await client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "top customers?"}
+    )
+    pair = sent.json()["data"]
+    for message in (pair["userMessage"], pair["assistantMessage"]):
+        url = f"/api/data-agent/chats/{chat['id']}/messages/{message['id']}"
+        response = await client.get(url)
+        assert response.status_code == 200, response.text
+        assert response.json()["data"] == message
+        assert (await world.viewer.client.get(url)).status_code == 404  # not theirs
+        assert (await world.anon.get(url)).status_code == 401
+
+    # One not yours, one of another chat of yours, one that does not exist: the same 404.
+    other_chat = await _chat(world, world.contributor, "Other")
+    question = pair["userMessage"]["id"]
+    missing = await client.get(f"/api/data-agent/chats/{chat['id']}/messages/{uuid.uuid4()}")
+    elsewhere = await client.get(f"/api/data-agent/chats/{other_chat['id']}/messages/{question}")
+    foreign = await world.other.client.get(
+        f"/api/data-agent/chats/{chat['id']}/messages/{question}"
+    )
+    no_chat = await world.other.client.get(
+        f"/api/data-agent/chats/{uuid.uuid4()}/messages/{question}"
+    )
+    assert missing.status_code == elsewhere.status_code == foreign.status_code == 404
+    assert missing.json() == elsewhere.json()
+    assert foreign.json() == no_chat.json()  # never reveal that the chat exists
+    bad = await client.get(f"/api/data-agent/chats/{chat['id']}/messages/not-a-uuid")
+    assert bad.status_code == 400
+
+    paths = (await world.anon.get("/openapi.json")).json()["paths"]
+    operation = paths["/api/data-agent/chats/{chat_id}/messages/{message_id}"]["get"]
+    assert operation["operationId"] == "getMessage"
+
+
 # --- regenerate ----------------------------------------------------------------------------
 
 

@@ -117,6 +117,15 @@ async def list_messages(
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
+@router.get("/chats/{chat_id}/messages/{message_id}", operation_id="getMessage")
+async def get_message(
+    user: DataAgentReader, session: SessionDep, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> Envelope[MessagePublic]:
+    """One message of one of the caller's chats (404 for one not yours or of another chat)."""
+    message = await chats.get_message(session, user.id, chat_id, message_id)
+    return Envelope(data=message_public(message))
+
+
 @router.post(
     "/chats/{chat_id}/messages",
     status_code=201,
