@@ -254,7 +254,7 @@ export interface paths {
         put?: never;
         /**
          * Create Chat
-         * @description Start a chat on a ready ontology the caller owns.
+         * @description Start a chat on a ready ontology the caller owns (409 for a provider not enabled).
          */
         post: operations["createChat"];
         delete?: never;
@@ -286,7 +286,7 @@ export interface paths {
         head?: never;
         /**
          * Update Chat
-         * @description Rename a chat or change its LLM provider.
+         * @description Rename a chat or change its LLM provider (409 for a provider not enabled).
          */
         patch: operations["updateChat"];
         trace?: never;
@@ -4010,6 +4010,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description That provider is not enabled here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request body over the size limit */
             413: {
                 headers: {
@@ -4233,6 +4242,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description That provider is not enabled here */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ from dataagent.api.deps import (
 from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, Envelope, PageOf, page_of
 from dataagent.api.schemas.chats import (
     ANSWERABLE_RESPONSES,
+    PROVIDER_CHOICE_RESPONSES,
     REGENERATE_RESPONSES,
     ChatCreate,
     ChatPublic,
@@ -71,20 +72,28 @@ async def get_chat(
     return Envelope(data=body)
 
 
-@router.post("/chats", status_code=201, operation_id="createChat")
+@router.post(
+    "/chats", status_code=201, operation_id="createChat", responses=PROVIDER_CHOICE_RESPONSES
+)
 async def create_chat(
-    user: DataAgentWriter, session: SessionDep, body: ChatCreate
+    user: DataAgentWriter, context: ContextDep, session: SessionDep, body: ChatCreate
 ) -> Envelope[ChatWithMessages]:
-    """Start a chat on a ready ontology the caller owns."""
-    chat = await chats.create_chat(session, user.id, body.name, body.ontology_id, body.llm_provider)
+    """Start a chat on a ready ontology the caller owns (409 for a provider not enabled)."""
+    chat = await chats.create_chat(
+        context, session, user.id, body.name, body.ontology_id, body.llm_provider
+    )
     return Envelope(data=ChatWithMessages(**chat_public(chat, 0).model_dump(), messages=[]))
 
 
-@router.patch("/chats/{chat_id}", operation_id="updateChat")
+@router.patch("/chats/{chat_id}", operation_id="updateChat", responses=PROVIDER_CHOICE_RESPONSES)
 async def update_chat(
-    user: DataAgentWriter, session: SessionDep, chat_id: uuid.UUID, body: ChatUpdate
+    user: DataAgentWriter,
+    context: ContextDep,
+    session: SessionDep,
+    chat_id: uuid.UUID,
+    body: ChatUpdate,
 ) -> Envelope[ChatPublic]:
-    """Rename a chat or change its LLM provider."""
+    """Rename a chat or change its LLM provider (409 for a provider not enabled)."""
     changes: dict[str, Any] = {}
     if "name" in body.model_fields_set:
         if body.name is None:
@@ -92,7 +101,7 @@ async def update_chat(
         changes["name"] = body.name
     if "llm_provider" in body.model_fields_set:
         changes["llm_provider"] = body.llm_provider
-    chat = await chats.update_chat(session, user.id, chat_id, **changes)
+    chat = await chats.update_chat(context, session, user.id, chat_id, **changes)
     return Envelope(data=chat_public(chat, await chats.count_messages(session, chat.id)))
 
 

@@ -7,7 +7,8 @@ import uuid
 from fastapi import APIRouter
 
 from dataagent.api.deps import Admin, ContextDep, CurrentUser, DataAgentReader, SessionDep
-from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas.chats import PROVIDER_CHOICE_RESPONSES
 from dataagent.api.schemas.llm import (
     DefaultProviderUpdate,
     LlmProvidersPublic,
@@ -34,7 +35,7 @@ async def list_providers(
 @router.put(
     "/api/llm/default-provider",
     operation_id="setDefaultLlmProvider",
-    responses={409: {"model": ErrorBody, "description": "That provider is not enabled here"}},
+    responses=PROVIDER_CHOICE_RESPONSES,
 )
 async def set_default_provider(
     user: CurrentUser, context: ContextDep, session: SessionDep, body: DefaultProviderUpdate
