@@ -1417,112 +1417,6 @@ export interface components {
             /** Username */
             username?: string | null;
         };
-        /** Envelope[RunPublic] */
-        dataagent__api__schemas__Envelope_RunPublic___1: {
-            data: components["schemas"]["dataagent__api__schemas__runs__RunPublic"];
-        };
-        /** Envelope[RunPublic] */
-        dataagent__api__schemas__Envelope_RunPublic___2: {
-            data: components["schemas"]["dataagent__api__schemas__queries__RunPublic"];
-        };
-        /**
-         * RunPublic
-         * @description A query record: seed 004's run capsule.
-         */
-        dataagent__api__schemas__queries__RunPublic: {
-            /** Compiledsql */
-            compiledSql: string | null;
-            /** Connectionid */
-            connectionId: string | null;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Datasetversion */
-            datasetVersion: string | null;
-            /** Errorcode */
-            errorCode: string | null;
-            /** Errormessage */
-            errorMessage: string | null;
-            /** Executionms */
-            executionMs: number;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /**
-             * Mode
-             * @enum {string}
-             */
-            mode: "sql" | "plan";
-            /** Ontologyid */
-            ontologyId: string | null;
-            /** Plan */
-            plan: {
-                [key: string]: unknown;
-            } | null;
-            /** Question */
-            question: string | null;
-            /** Resultsummary */
-            resultSummary: {
-                [key: string]: unknown;
-            } | null;
-            /** Rowcount */
-            rowCount: number;
-            /** Sql */
-            sql: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "succeeded" | "failed";
-            /** Truncated */
-            truncated: boolean;
-        };
-        /**
-         * RunPublic
-         * @description A run: what it does, where it is, and how it ended.
-         */
-        dataagent__api__schemas__runs__RunPublic: {
-            /** Cancelrequested */
-            cancelRequested: boolean;
-            /** Chatid */
-            chatId: string | null;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Errorcode */
-            errorCode: string | null;
-            /** Errormessage */
-            errorMessage: string | null;
-            /** Finishedat */
-            finishedAt: string | null;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "chat_message" | "ontology_build";
-            /** Messageid */
-            messageId: string | null;
-            /** Ontologyid */
-            ontologyId: string | null;
-            /** Startedat */
-            startedAt: string | null;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "queued" | "running" | "succeeded" | "failed";
-        };
         /**
          * DatasetDetail
          * @description A dataset's YAML, fields and relationships.
@@ -1715,6 +1609,14 @@ export interface components {
         /** Envelope[QueryOutput] */
         Envelope_QueryOutput_: {
             data: components["schemas"]["QueryOutput"];
+        };
+        /** Envelope[QueryRecordPublic] */
+        Envelope_QueryRecordPublic_: {
+            data: components["schemas"]["QueryRecordPublic"];
+        };
+        /** Envelope[RunPublic] */
+        Envelope_RunPublic_: {
+            data: components["schemas"]["RunPublic"];
         };
         /** Envelope[SearchResult] */
         Envelope_SearchResult_: {
@@ -2431,11 +2333,109 @@ export interface components {
             top?: components["schemas"]["TopN"] | null;
         };
         /**
+         * QueryRecordPublic
+         * @description A query record: seed 004's run capsule.
+         */
+        QueryRecordPublic: {
+            /** Compiledsql */
+            compiledSql: string | null;
+            /** Connectionid */
+            connectionId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Datasetversion */
+            datasetVersion: string | null;
+            /** Errorcode */
+            errorCode: string | null;
+            /** Errormessage */
+            errorMessage: string | null;
+            /** Executionms */
+            executionMs: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "sql" | "plan";
+            /** Ontologyid */
+            ontologyId: string | null;
+            /** Plan */
+            plan: {
+                [key: string]: unknown;
+            } | null;
+            /** Question */
+            question: string | null;
+            /** Resultsummary */
+            resultSummary: {
+                [key: string]: unknown;
+            } | null;
+            /** Rowcount */
+            rowCount: number;
+            /** Sql */
+            sql: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /** Truncated */
+            truncated: boolean;
+        };
+        /**
          * RelationshipSource
          * @description Where a relationship came from.
          * @enum {string}
          */
         RelationshipSource: "foreign_key" | "inferred" | "manual";
+        /**
+         * RunPublic
+         * @description A run: what it does, where it is, and how it ended.
+         */
+        RunPublic: {
+            /** Cancelrequested */
+            cancelRequested: boolean;
+            /** Chatid */
+            chatId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Errorcode */
+            errorCode: string | null;
+            /** Errormessage */
+            errorMessage: string | null;
+            /** Finishedat */
+            finishedAt: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "ontology_build";
+            /** Messageid */
+            messageId: string | null;
+            /** Ontologyid */
+            ontologyId: string | null;
+            /** Startedat */
+            startedAt: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+        };
         /**
          * SearchHit
          * @description A dataset and how well it matches the question.
@@ -4541,7 +4541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["dataagent__api__schemas__Envelope_RunPublic___1"];
+                    "application/json": components["schemas"]["Envelope_RunPublic_"];
                 };
             };
             /** @description Validation error */
@@ -6636,7 +6636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["dataagent__api__schemas__Envelope_RunPublic___2"];
+                    "application/json": components["schemas"]["Envelope_QueryRecordPublic_"];
                 };
             };
             /** @description Validation error */

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from dataagent.api.deps import ConnectionReader, ContextDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, Envelope
-from dataagent.api.schemas.queries import QueryInput, QueryOutput, RunPublic, query_output
+from dataagent.api.schemas.queries import QueryInput, QueryOutput, QueryRecordPublic, query_output
 from dataagent.services import queries
 
 router = APIRouter(prefix="/api", tags=["query"], responses=ERROR_RESPONSES)
@@ -34,7 +34,7 @@ async def run_query(
 @router.get("/runs/{run_id}", operation_id="getRun")
 async def get_run(
     user: ConnectionReader, session: SessionDep, run_id: uuid.UUID
-) -> Envelope[RunPublic]:
+) -> Envelope[QueryRecordPublic]:
     """One of the caller's run capsules (query records)."""
     record = await queries.get_query_record(session, user.id, run_id)
-    return Envelope(data=RunPublic.model_validate(record))
+    return Envelope(data=QueryRecordPublic.model_validate(record))

@@ -60,7 +60,7 @@ def query_output(recorded: RecordedQuery) -> QueryOutput:
     )
 
 
-class RunPublic(ApiModel):
+class QueryRecordPublic(ApiModel):
     """A query record: seed 004's run capsule."""
 
     id: uuid.UUID
