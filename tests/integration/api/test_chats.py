@@ -214,6 +214,26 @@ async def test_create_chat_validation(world: World) -> None:
         assert response.json()["error"]["message"]
 
 
+async def test_names_are_checked_as_sent(world: World) -> None:
+    """No text is trimmed before its length is checked: a name of 300 spaces is refused (it is
+    blank, and too long), not stored as a short one; spaces around a name are kept."""
+    ontology_id = str(await world.make_ontology(world.contributor))
+    client = world.contributor.client
+    for name in (" " * 300, " " * 3, "a" * 254 + "  "):
+        response = await client.post(
+            "/api/data-agent/chats", json={"name": name, "ontologyId": ontology_id}
+        )
+        assert response.status_code == 400, (name, response.text)
+        assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    kept = await client.post(
+        "/api/data-agent/chats", json={"name": "  Q4  ", "ontologyId": ontology_id}
+    )
+    assert kept.status_code == 201 and kept.json()["data"]["name"] == "  Q4  "
+    chat_id = kept.json()["data"]["id"]
+    blank = await client.patch(f"/api/data-agent/chats/{chat_id}", json={"name": "   "})
+    assert blank.status_code == 400
+
+
 async def test_create_chat_ontology_checks(world: World) -> None:
     client = world.contributor.client
     unknown = await client.post(

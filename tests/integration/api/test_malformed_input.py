@@ -9,7 +9,7 @@ import uuid
 import pytest
 from tests.integration.api.conftest import World
 
-from dataagent.api.schemas import HAS_TEXT, NO_NUL
+from dataagent.api.schemas import HAS_TEXT
 
 
 def _random_json(rng: random.Random, depth: int = 0) -> object:
@@ -195,7 +195,7 @@ async def test_nul_in_any_text_is_a_400_not_a_500(world: World) -> None:
             assert response.json()["error"]["code"] == "VALIDATION_ERROR"
     schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
     assert schema["ChatCreate"]["properties"]["name"]["pattern"] == HAS_TEXT
-    assert schema["QueryInput"]["properties"]["sql"]["pattern"] == NO_NUL
+    assert schema["QueryInput"]["properties"]["sql"]["pattern"] == HAS_TEXT
 
 
 def _strings_without_a_pattern(

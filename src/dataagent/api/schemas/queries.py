@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
 from dataagent.services.queries import RecordedQuery
 from dataagent.vocabulary import QueryMode, QueryStatus
 
@@ -24,7 +24,7 @@ class QueryInput(ApiInput):
 
     connection_id: uuid.UUID | SkipJsonSchema[None] = None
     ontology_id: uuid.UUID | SkipJsonSchema[None] = None
-    sql: str = Field(min_length=1, max_length=100_000)
+    sql: str = Field(min_length=1, max_length=100_000, pattern=HAS_TEXT)
     max_rows: int | None = Field(None, ge=1, le=10_000)
 
     @model_validator(mode="after")
