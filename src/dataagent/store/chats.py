@@ -18,10 +18,12 @@ T = TypeVar("T")
 SortBy = Literal["updatedAt", "createdAt", "name"]
 SortOrder = Literal["asc", "desc"]
 
+# Names sort as people read them, whatever their case ("alpha" before "Sales"), on every app
+# database: lower() is the same on SQLite and PostgreSQL, where collations differ.
 _SORT_COLUMNS = {
     "updatedAt": DataChat.updated_at,
     "createdAt": DataChat.created_at,
-    "name": DataChat.name,
+    "name": func.lower(DataChat.name),
 }
 
 

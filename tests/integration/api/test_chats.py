@@ -123,6 +123,22 @@ async def test_sorting(world: World) -> None:
     assert await order() == ["alpha", "charlie", "bravo"]  # updatedAt desc by default
 
 
+async def test_sorting_by_name_ignores_case(world: World) -> None:
+    """On every app database (this test runs on SQLite and PostgreSQL): "alpha" before
+    "Sales", as a person reads them, not as their code points compare."""
+    for name in ("Sales", "alpha", "Zeta", "beta"):
+        await _chat(world, world.contributor, name)
+
+    async def order(direction: str) -> list[str]:
+        response = await world.contributor.client.get(
+            "/api/data-agent/chats", params={"sortBy": "name", "sortOrder": direction}
+        )
+        return [c["name"] for c in response.json()["data"]["items"]]
+
+    assert await order("asc") == ["alpha", "beta", "Sales", "Zeta"]
+    assert await order("desc") == ["Zeta", "Sales", "beta", "alpha"]
+
+
 async def test_message_count_in_listing(world: World) -> None:
     chat = await _chat(world, world.contributor)
     await world.contributor.client.post(
