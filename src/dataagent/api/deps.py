@@ -15,6 +15,7 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.auth.login_limits import client_address
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
 from dataagent.errors import DataAgentError, ErrorCode
@@ -39,6 +40,17 @@ def get_runs(request: Request) -> RunSystem:
 
 
 RunsDep = Annotated[RunSystem, Depends(get_runs)]
+
+
+def get_client_address(request: Request, context: ContextDep) -> str:
+    """The client's address: the socket's peer, or the `X-Forwarded-For` of a peer listed in
+    `DATAAGENT_TRUSTED_PROXIES` (never a header the client itself could have written)."""
+    peer = request.client.host if request.client else None
+    forwarded = request.headers.get("x-forwarded-for")
+    return client_address(peer, forwarded, context.settings.trusted_proxies)
+
+
+ClientAddress = Annotated[str, Depends(get_client_address)]
 
 
 async def get_session(context: ContextDep) -> AsyncIterator[AsyncSession]:
