@@ -91,7 +91,9 @@ class AnthropicSettingsUpdate(_SettingsUpdate):
     provider: Literal["anthropic"]
     reasoning_level: (
         Literal["adaptive"]
-        | Annotated[int, BeforeValidator(_json_integer), Field(ge=1024, le=128_000, strict=True)]
+        # The bounds first, on the int itself, so the schema states them (after a validator
+        # they would be Python-only steps, and the document would accept 0).
+        | Annotated[int, Field(ge=1024, le=128_000, strict=True), BeforeValidator(_json_integer)]
         | None
     ) = None
 
