@@ -105,6 +105,9 @@ def _run_server(settings: Settings, host: str, port: int) -> None:
         port=port,
         log_level=settings.log_level.lower(),
         timeout_graceful_shutdown=10,
+        # The app sees the socket's peer; DATAAGENT_TRUSTED_PROXIES alone decides whose
+        # X-Forwarded-For is believed (uvicorn's own default trusts 127.0.0.1's).
+        proxy_headers=False,
     )
     Server(config).run()
     log.info("Data Agent stopped")

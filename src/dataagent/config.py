@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
@@ -73,6 +73,13 @@ class Settings(BaseSettings):
     )
     login_window_s: int = Field(
         300, ge=1, description="The window, in seconds, the sign-in limits count over."
+    )
+    trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-For names the "
+            "client address (the sign-in limits count per client address)."
+        ),
     )
 
     # --- the SQL executor ------------------------------------------------------
@@ -266,7 +273,7 @@ class Settings(BaseSettings):
         description="Seconds an answer placeholder may wait for its stream before it fails.",
     )
 
-    @field_validator("cors_origins", "file_roots", mode="before")
+    @field_validator("cors_origins", "file_roots", "trusted_proxies", mode="before")
     @classmethod
     def _split_list(cls, value: object) -> object:
         if isinstance(value, str):

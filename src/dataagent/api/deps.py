@@ -1,7 +1,8 @@
 """Every typed FastAPI dependency the routes use: context, session, user, permission.
 
 Routes declare what they need with these aliases (`ContextDep`, `RunsDep`, `SessionDep`,
-`CurrentUser`, `require(permission)`), and never reach into `app.state` themselves.
+`CurrentUser`, one alias per permission such as `DataAgentReader`, `LastEventId`, `ResumeAfter`),
+and never reach into `app.state` themselves.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Query, Request
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.auth.login_limits import client_address
 from dataagent.auth.permissions import Permission, has_permission
 from dataagent.auth.tokens import COOKIE_NAME, read_token
 from dataagent.errors import DataAgentError, ErrorCode
@@ -36,6 +40,17 @@ def get_runs(request: Request) -> RunSystem:
 
 
 RunsDep = Annotated[RunSystem, Depends(get_runs)]
+
+
+def get_client_address(request: Request, context: ContextDep) -> str:
+    """The client's address: the socket's peer, or the `X-Forwarded-For` of a peer listed in
+    `DATAAGENT_TRUSTED_PROXIES` (never a header the client itself could have written)."""
+    peer = request.client.host if request.client else None
+    forwarded = request.headers.get("x-forwarded-for")
+    return client_address(peer, forwarded, context.settings.trusted_proxies)
+
+
+ClientAddress = Annotated[str, Depends(get_client_address)]
 
 
 async def get_session(context: ContextDep) -> AsyncIterator[AsyncSession]:
@@ -99,3 +114,50 @@ def require(permission: Permission) -> Callable[[User], Awaitable[User]]:
         return user
 
     return dependency
+
+
+# One alias per permission a route can require (the route's only check of the role).
+DataAgentReader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
+DataAgentWriter = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
+DataAgentDeleter = Annotated[User, Depends(require(Permission.DATA_AGENT_DELETE))]
+OntologyReader = Annotated[User, Depends(require(Permission.ONTOLOGIES_READ))]
+OntologyWriter = Annotated[User, Depends(require(Permission.ONTOLOGIES_WRITE))]
+ConnectionReader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
+ConnectionWriter = Annotated[User, Depends(require(Permission.CONNECTIONS_WRITE))]
+SemanticModelReader = Annotated[User, Depends(require(Permission.SEMANTIC_MODELS_READ))]
+SemanticModelWriter = Annotated[User, Depends(require(Permission.SEMANTIC_MODELS_WRITE))]
+Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
+
+
+# An event's id is its sequence number, kept in a BIGINT column (SQLite's INTEGER too): a
+# larger value could never name an event, and would overflow the database's integer.
+MAX_EVENT_ID = 2**63 - 1
+EventId = Annotated[int, Field(ge=0, le=MAX_EVENT_ID)]
+
+# Optional, but never null: a header is a value or absent (SkipJsonSchema keeps `null`
+# out of the schema, where clients would read it as a value to send).
+LastEventId = Annotated[
+    EventId | SkipJsonSchema[None],
+    Header(
+        alias="Last-Event-ID",
+        description="The id of the last event received: the stream resumes after it.",
+    ),
+]
+
+
+def get_resume_after(
+    last_event_id: LastEventId = None,
+    after: Annotated[
+        EventId | SkipJsonSchema[None], Query(description="Resume after this event id.")
+    ] = None,
+) -> int:
+    """Where a replayed event stream starts: after `Last-Event-ID`, else `after`, else 0.
+
+    Both are checked against the event ids' range before the stream starts (400 otherwise).
+    """
+    if last_event_id is not None:
+        return last_event_id
+    return after or 0
+
+
+ResumeAfter = Annotated[int, Depends(get_resume_after)]

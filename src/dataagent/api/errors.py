@@ -22,7 +22,7 @@ _STATUS_CODES = {
     401: ErrorCode.UNAUTHORIZED,
     403: ErrorCode.FORBIDDEN,
     404: ErrorCode.NOT_FOUND,
-    405: ErrorCode.VALIDATION_ERROR,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
     409: ErrorCode.CONFLICT,
     413: ErrorCode.PAYLOAD_TOO_LARGE,
     415: ErrorCode.VALIDATION_ERROR,
@@ -41,16 +41,63 @@ def error_response(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def _location(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
-    return ".".join(parts) or str(loc[0] if loc else "request")
+# Where a parameter comes from: the first part of an error's location, never a field name.
+_SOURCES = ("body", "query", "path", "header", "cookie")
+
+
+def _field(loc: tuple[Any, ...], body: Any, error_type: str) -> str:
+    """The field an error is about, named as the client wrote it: the alias path through
+    the request (`anthropic`'s `reasoningLevel` is `reasoningLevel`, a list item its index),
+    never the validator's own steps (`function-after[...]`, `constrained-str`, a union's
+    branch or tag), which a client never wrote."""
+    source, rest = (loc[0], loc[1:]) if loc and loc[0] in _SOURCES else ("body", loc)
+    if source != "body":
+        # A parameter: its name; anything after it is a validator step.
+        return str(rest[0]) if rest else source
+    parts: list[str] = []
+    node = body
+    for index, part in enumerate(rest):
+        last = index == len(rest) - 1
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            parts.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            parts.append(str(part))
+            node = node[part]
+        elif last and error_type == "missing" and isinstance(node, dict) and isinstance(part, str):
+            parts.append(part)  # a field the client left out: the name the schema gives it
+    return ".".join(parts) or "body"
 
 
 def _validation_details(exc: RequestValidationError) -> list[dict[str, str]]:
+    """One entry per field: what each of a union's branches wanted, in one plain sentence."""
+    wanted: dict[str, list[str]] = {}
+    nullable: set[str] = set()
+    for err in exc.errors():
+        field = _field(tuple(err.get("loc", ())), exc.body, str(err.get("type", "")))
+        if err.get("type") == "none_required":
+            nullable.add(field)  # "or null": the other branches say what a value must be
+            continue
+        message = _plain(str(err.get("msg", "")))
+        messages = wanted.setdefault(field, [])
+        if message not in messages:
+            messages.append(message)
+    for field in nullable - set(wanted):
+        wanted[field] = ["Input should be null"]
     return [
-        {"field": _location(tuple(err.get("loc", ()))), "message": str(err.get("msg", ""))}
-        for err in exc.errors()
+        {"field": field, "message": "; or ".join(messages)} for field, messages in wanted.items()
     ]
+
+
+def _plain(message: str) -> str:
+    """pydantic's sentence, minus the Python names some of them carry."""
+    message = re.sub(r"^Value error, ", "", message)
+    message = message.replace(
+        "UUID input should be a string, bytes or UUID object", "Input should be a UUID string"
+    )
+    return message.replace(
+        "a valid dictionary or object to extract fields from", "a JSON object"
+    ).replace("a valid dictionary", "a JSON object")
 
 
 async def _on_data_agent_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -83,6 +130,10 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
         methods = _allowed_methods(request)
         if methods:
             headers["Allow"] = ", ".join(methods)
+        allowed = headers.get("Allow") or headers.get("allow")
+        message = f"{request.method} is not allowed here" + (
+            f"; this path takes {allowed}." if allowed else "."
+        )
     # Keep the headers HTTP requires with some statuses (e.g. `Allow` with a 405).
     return error_response(code, message, exc.status_code, headers=headers or None)
 

@@ -1,12 +1,15 @@
-"""Sign-in limits: failed attempts per account and attempts per client address, per window."""
+"""Sign-in limits: failed attempts per account from one client address, and attempts per client
+address, per window; and which address a request comes from (behind trusted proxies)."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from ipaddress import IPv4Network, IPv6Network
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, rate_limited
@@ -94,11 +97,13 @@ class LoginLimiter:
         """Admit one sign-in attempt, or refuse it with RATE_LIMITED and a wait.
 
         An admitted attempt counts for the address and, until `succeeded`, as a failure
-        for the account: counting before the password is checked keeps parallel guesses
-        within the limit. A refused attempt counts for neither, so waiting the time the
-        error names is always enough.
+        for the account from that address: counting before the password is checked keeps
+        parallel guesses within the limit. Failures count per (account, address), so
+        someone guessing from one address locks out that address only, never the owner
+        signing in from another. A refused attempt counts for neither, so waiting the
+        time the error names is always enough.
         """
-        account = _account_key(email)
+        account = _failure_key(email, address)
         with self._lock:
             address_wait = self._attempts.wait_s(address)
             if address_wait > 0:
@@ -110,15 +115,47 @@ class LoginLimiter:
             self._attempts.add(address)
             self._failures.add(account)
 
-    def succeeded(self, email: str) -> None:
-        """A correct sign-in: forget the account's failures."""
+    def succeeded(self, email: str, address: str) -> None:
+        """A correct sign-in: forget the account's failures from that address."""
         with self._lock:
-            self._failures.clear(_account_key(email))
+            self._failures.clear(_failure_key(email, address))
 
 
-def _account_key(email: str) -> str:
+def _failure_key(email: str, address: str) -> str:
     # The same canonical form the user look-up uses, so case and spaces make no new account.
-    return email.strip().lower()
+    return f"{email.strip().lower()}\n{address}"
+
+
+Network = IPv4Network | IPv6Network
+
+
+def client_address(
+    peer: str | None, forwarded_for: str | None, trusted_proxies: Sequence[Network]
+) -> str:
+    """The address a request comes from: the socket's peer, unless the peer is a trusted
+    proxy; then the nearest address in `X-Forwarded-For` (read from the right, the end the
+    proxies append to) that is not a trusted proxy itself.
+
+    A client's own `X-Forwarded-For` is never believed: only a trusted proxy's, and only
+    the part the trusted proxies wrote.
+    """
+    if peer is None:
+        return "unknown"
+    if not forwarded_for or not _is_trusted(peer, trusted_proxies):
+        return peer
+    hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted(hop, trusted_proxies):
+            return hop
+    return hops[0] if hops else peer
+
+
+def _is_trusted(address: str, trusted_proxies: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted_proxies)
 
 
 def _refusal(reason: str, wait_s: float) -> DataAgentError:

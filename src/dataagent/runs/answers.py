@@ -16,7 +16,7 @@ from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.services import llm
 from dataagent.services.context import AppContext
-from dataagent.store import runs
+from dataagent.store import chats, runs
 from dataagent.store.models import AgentRun
 
 
@@ -38,7 +38,7 @@ async def start_answer(
     A client resuming its own stream (`Last-Event-ID`) of a message already claimed gets
     that run from after the id instead of a CONFLICT.
     """
-    message = await runs.owned_message(session, owner_id, chat_id, message_id)
+    message = await chats.get_message(session, owner_id, chat_id, message_id)
     if last_event_id is not None:
         existing = await runs.run_of_message(session, message.id)
         if existing is not None:
@@ -67,7 +67,7 @@ async def answer_run(
     session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, message_id: uuid.UUID
 ) -> AgentRun:
     """The run answering one of the caller's messages; NOT_FOUND before it was claimed."""
-    message = await runs.owned_message(session, owner_id, chat_id, message_id)
+    message = await chats.get_message(session, owner_id, chat_id, message_id)
     run = await runs.run_of_message(session, message.id)
     if run is None:
         raise DataAgentError(

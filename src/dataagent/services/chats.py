@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -127,19 +127,30 @@ async def get_chat_with_messages(
     return await chats.get_chat_with_messages(session, owner_id, chat_id)
 
 
+async def get_message(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> DataChatMessage:
+    """One message of one of the caller's chats (NOT_FOUND for any other)."""
+    return await chats.get_message(session, owner_id, chat_id, message_id)
+
+
 async def count_messages(session: AsyncSession, chat_id: uuid.UUID) -> int:
     """How many messages a chat has."""
     return await chats.count_messages(session, chat_id)
 
 
 async def create_chat(
+    ctx: AppContext,
     session: AsyncSession,
     owner_id: uuid.UUID,
     name: str,
     ontology_id: uuid.UUID,
     llm_provider: LlmProvider | None = None,
 ) -> DataChat:
-    """Start a chat on one of the caller's ready ontologies, and commit."""
+    """Start a chat on one of the caller's ready ontologies, and commit; a provider named
+    must be enabled (`llm.require_enabled`)."""
+    if llm_provider is not None:
+        llm.require_enabled(ctx, llm_provider)
     ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
     require_ready(ontology)
     now = utcnow()
@@ -159,14 +170,18 @@ async def create_chat(
 
 
 async def update_chat(
+    ctx: AppContext,
     session: AsyncSession,
     owner_id: uuid.UUID,
     chat_id: uuid.UUID,
     name: str | None = None,
     llm_provider: LlmProvider | object | None = _UNSET,
 ) -> DataChat:
-    """Rename a chat or change (or clear, with None) its LLM provider, and commit."""
+    """Rename a chat or change (or clear, with None) its LLM provider, and commit; a
+    provider named must be enabled (`llm.require_enabled`)."""
     chat = await chats.get_chat(session, owner_id, chat_id)
+    if llm_provider is not _UNSET and llm_provider is not None:
+        llm.require_enabled(ctx, cast(LlmProvider, llm_provider))
     if name is not None:
         chat.name = name
     if llm_provider is not _UNSET:

@@ -93,6 +93,23 @@ def require_provider(ctx: AppContext) -> None:
         raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, providers.NOT_CONFIGURED)
 
 
+def require_enabled(ctx: AppContext, provider: LlmProvider) -> ProviderId:
+    """The provider a person chooses (a chat's, or their default) when it is enabled here.
+
+    The one rule of every route that takes a choice: one that is not enabled is a CONFLICT
+    (409) naming those that are (a valid name the server's state refuses).
+    """
+    enabled = available(ctx)
+    name = providers.canonical(provider)
+    if name is None or name not in enabled:
+        raise DataAgentError(
+            ErrorCode.CONFLICT,
+            f"The provider {provider!r} is not enabled; choose one of: "
+            f"{', '.join(enabled) or 'none (no provider is configured)'}.",
+        )
+    return name
+
+
 async def _overrides(session: AsyncSession) -> dict[str, LlmSetting]:
     return {row.provider: row for row in await llm_settings.list_settings(session)}
 
@@ -273,13 +290,7 @@ async def set_default_provider(
     ctx: AppContext, session: AsyncSession, user_id: uuid.UUID, provider: LlmProvider | None
 ) -> User:
     """Set (or clear, with None) the provider a user's new chats start with, and commit."""
-    name = providers.canonical(provider) if provider is not None else None
-    if provider is not None and name not in available(ctx):
-        raise DataAgentError(
-            ErrorCode.CONFLICT,
-            f"The provider {provider!r} is not enabled; choose one of: "
-            f"{', '.join(available(ctx)) or 'none (no provider is configured)'}.",
-        )
+    name = require_enabled(ctx, provider) if provider is not None else None
     user = await users.get_user(session, user_id)
     user.default_llm_provider = name
     await session.commit()

@@ -81,7 +81,7 @@ async def sign_in(
     valid = await asyncio.to_thread(verify_password, password, user.password_hash if user else None)
     if user is None or not valid or not user.is_active:
         raise DataAgentError(ErrorCode.UNAUTHORIZED, "The email or password is not right.")
-    ctx.login_limiter.succeeded(email)
+    ctx.login_limiter.succeeded(email, address)
     token, expires = issue_token(
         user.id, user.token_version, ctx.secret_key, ctx.settings.token_ttl_minutes
     )

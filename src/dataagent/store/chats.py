@@ -9,6 +9,7 @@ from typing import Generic, Literal, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from dataagent.errors import not_found
 from dataagent.store.models import DataChat, DataChatMessage
 from dataagent.store.ownership import get_owned
 
@@ -17,10 +18,12 @@ T = TypeVar("T")
 SortBy = Literal["updatedAt", "createdAt", "name"]
 SortOrder = Literal["asc", "desc"]
 
+# Names sort as people read them, whatever their case ("alpha" before "Sales"), on every app
+# database: lower() is the same on SQLite and PostgreSQL, where collations differ.
 _SORT_COLUMNS = {
     "updatedAt": DataChat.updated_at,
     "createdAt": DataChat.created_at,
-    "name": DataChat.name,
+    "name": func.lower(DataChat.name),
 }
 
 
@@ -79,6 +82,18 @@ async def list_chats(
 async def get_chat(session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID) -> DataChat:
     """The caller's chat, or NOT_FOUND (also when someone else owns it)."""
     return await get_owned(session, DataChat, owner_id, chat_id, "Chat")
+
+
+async def get_message(
+    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> DataChatMessage:
+    """A message of one of the caller's chats, read afresh; NOT_FOUND (one sentence) for a
+    missing one, someone else's, or one of another chat."""
+    chat = await get_chat(session, owner_id, chat_id)
+    message = await session.get(DataChatMessage, message_id, populate_existing=True)
+    if message is None or message.chat_id != chat.id:
+        raise not_found("Message")
+    return message
 
 
 async def get_chat_with_messages(

@@ -12,13 +12,13 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import CursorResult, and_, exists, func, literal, or_, select, update
+from sqlalchemy import BigInteger, CursorResult, and_, exists, func, literal, or_, select, update
 from sqlalchemy import insert as sql_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found, rate_limited
-from dataagent.store.chats import get_chat
+from dataagent.store.chats import get_message
 from dataagent.store.models import (
     AgentRun,
     DataChat,
@@ -51,17 +51,6 @@ def _lease(now: datetime, lease_s: float) -> datetime:
 async def get_run(session: AsyncSession, run_id: uuid.UUID) -> AgentRun | None:
     """A run by id, fresh from the database (never a stale identity-map copy)."""
     return await session.get(AgentRun, run_id, populate_existing=True)
-
-
-async def owned_message(
-    session: AsyncSession, owner_id: uuid.UUID, chat_id: uuid.UUID, message_id: uuid.UUID
-) -> DataChatMessage:
-    """A message of one of the caller's chats, or NOT_FOUND (also for someone else's)."""
-    chat = await get_chat(session, owner_id, chat_id)
-    message = await session.get(DataChatMessage, message_id, populate_existing=True)
-    if message is None or message.chat_id != chat.id:
-        raise not_found("Message")
-    return message
 
 
 async def message_by_id(
@@ -122,7 +111,7 @@ async def claim_message(
     two concurrent claims one fails. The run starts `queued` with a lease of its own, so a
     process that dies before handing it to a worker leaves a run the reaper will fail.
     """
-    message = await owned_message(session, owner_id, chat_id, message_id)
+    message = await get_message(session, owner_id, chat_id, message_id)
     if message.role != "assistant":
         raise DataAgentError(ErrorCode.CONFLICT, "Only an assistant message can be answered.")
     if message.status != "generating":
@@ -430,10 +419,14 @@ async def add_final_event(session: AsyncSession, run_id: uuid.UUID, event: str, 
 async def events_after(
     session: AsyncSession, run_id: uuid.UUID, after_seq: int, limit: int = 500
 ) -> list[tuple[int, str, str]]:
-    """The run's events after `after_seq`, in order: (seq, event, data text)."""
+    """The run's events after `after_seq`, in order: (seq, event, data text).
+
+    `after_seq` may be any BIGINT a client resumes after (the API's bound), compared as
+    one: the column is a 32-bit INTEGER on PostgreSQL, which would refuse the parameter.
+    """
     rows = await session.execute(
         select(RunEvent.seq, RunEvent.event, RunEvent.data)
-        .where(RunEvent.run_id == run_id, RunEvent.seq > after_seq)
+        .where(RunEvent.run_id == run_id, RunEvent.seq > literal(after_seq, BigInteger))
         .order_by(RunEvent.seq)
         .limit(limit)
     )

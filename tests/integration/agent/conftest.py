@@ -92,7 +92,7 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
         await ctx.builds.wait(ontology.id)
         await session.refresh(ontology)
         assert ontology.status == "ready", ontology.error
-        chat = await chats.create_chat(session, owner.id, chats.DEFAULT_CHAT_NAME, ontology.id)
+        chat = await chats.create_chat(ctx, session, owner.id, chats.DEFAULT_CHAT_NAME, ontology.id)
 
     async def ask(
         question: str, script: list[Any], *, default: Any = None, chat_id: uuid.UUID | None = None

@@ -123,6 +123,22 @@ async def test_sorting(world: World) -> None:
     assert await order() == ["alpha", "charlie", "bravo"]  # updatedAt desc by default
 
 
+async def test_sorting_by_name_ignores_case(world: World) -> None:
+    """On every app database (this test runs on SQLite and PostgreSQL): "alpha" before
+    "Sales", as a person reads them, not as their code points compare."""
+    for name in ("Sales", "alpha", "Zeta", "beta"):
+        await _chat(world, world.contributor, name)
+
+    async def order(direction: str) -> list[str]:
+        response = await world.contributor.client.get(
+            "/api/data-agent/chats", params={"sortBy": "name", "sortOrder": direction}
+        )
+        return [c["name"] for c in response.json()["data"]["items"]]
+
+    assert await order("asc") == ["alpha", "beta", "Sales", "Zeta"]
+    assert await order("desc") == ["Zeta", "Sales", "beta", "alpha"]
+
+
 async def test_message_count_in_listing(world: World) -> None:
     chat = await _chat(world, world.contributor)
     await world.contributor.client.post(
@@ -212,6 +228,26 @@ async def test_create_chat_validation(world: World) -> None:
         assert response.status_code == 400, body
         assert response.json()["error"]["code"] == "VALIDATION_ERROR"
         assert response.json()["error"]["message"]
+
+
+async def test_names_are_checked_as_sent(world: World) -> None:
+    """No text is trimmed before its length is checked: a name of 300 spaces is refused (it is
+    blank, and too long), not stored as a short one; spaces around a name are kept."""
+    ontology_id = str(await world.make_ontology(world.contributor))
+    client = world.contributor.client
+    for name in (" " * 300, " " * 3, "a" * 254 + "  "):
+        response = await client.post(
+            "/api/data-agent/chats", json={"name": name, "ontologyId": ontology_id}
+        )
+        assert response.status_code == 400, (name, response.text)
+        assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    kept = await client.post(
+        "/api/data-agent/chats", json={"name": "  Q4  ", "ontologyId": ontology_id}
+    )
+    assert kept.status_code == 201 and kept.json()["data"]["name"] == "  Q4  "
+    chat_id = kept.json()["data"]["id"]
+    blank = await client.patch(f"/api/data-agent/chats/{chat_id}", json={"name": "   "})
+    assert blank.status_code == 400
 
 
 async def test_create_chat_ontology_checks(world: World) -> None:
@@ -399,6 +435,43 @@ async def test_list_messages_paginated(world: World) -> None:
     ]
     assert (await world.viewer.client.get(url)).status_code == 404  # viewer may read, not theirs
     assert (await world.anon.get(url)).status_code == 401
+
+
+async def test_get_one_message(world: World) -> None:
+    chat = await _chat(world, world.contributor)
+    client = world.contributor.client
+    sent = await client.post(
+        f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "top customers?"}
+    )
+    pair = sent.json()["data"]
+    for message in (pair["userMessage"], pair["assistantMessage"]):
+        url = f"/api/data-agent/chats/{chat['id']}/messages/{message['id']}"
+        response = await client.get(url)
+        assert response.status_code == 200, response.text
+        assert response.json()["data"] == message
+        assert (await world.viewer.client.get(url)).status_code == 404  # not theirs
+        assert (await world.anon.get(url)).status_code == 401
+
+    # One not yours, one of another chat of yours, one that does not exist: the same 404.
+    other_chat = await _chat(world, world.contributor, "Other")
+    question = pair["userMessage"]["id"]
+    missing = await client.get(f"/api/data-agent/chats/{chat['id']}/messages/{uuid.uuid4()}")
+    elsewhere = await client.get(f"/api/data-agent/chats/{other_chat['id']}/messages/{question}")
+    foreign = await world.other.client.get(
+        f"/api/data-agent/chats/{chat['id']}/messages/{question}"
+    )
+    no_chat = await world.other.client.get(
+        f"/api/data-agent/chats/{uuid.uuid4()}/messages/{question}"
+    )
+    assert missing.status_code == elsewhere.status_code == foreign.status_code == 404
+    assert missing.json() == elsewhere.json()
+    assert foreign.json() == no_chat.json()  # never reveal that the chat exists
+    bad = await client.get(f"/api/data-agent/chats/{chat['id']}/messages/not-a-uuid")
+    assert bad.status_code == 400
+
+    paths = (await world.anon.get("/openapi.json")).json()["paths"]
+    operation = paths["/api/data-agent/chats/{chat_id}/messages/{message_id}"]["get"]
+    assert operation["operationId"] == "getMessage"
 
 
 # --- regenerate ----------------------------------------------------------------------------

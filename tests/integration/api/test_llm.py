@@ -235,6 +235,50 @@ async def test_default_provider_must_be_enabled(world: World) -> None:
         assert response.status_code == 400, body
 
 
+@pytest.mark.parametrize("provider", ["azure", "anthropic"])
+async def test_a_provider_not_enabled_is_refused_alike_on_every_route(
+    world: World, provider: str
+) -> None:
+    """Choosing a chat's provider, changing it, and choosing one's default: one rule."""
+    configure(world, openai_api_key="sk-test")
+    client = world.contributor.client
+    ontology_id = str(await world.make_ontology(world.contributor))
+    created = await client.post(
+        "/api/data-agent/chats", json={"name": "x", "ontologyId": ontology_id}
+    )
+    chat_id = created.json()["data"]["id"]
+    refusals = [
+        await client.post(
+            "/api/data-agent/chats",
+            json={"name": "y", "ontologyId": ontology_id, "llmProvider": provider},
+        ),
+        await client.patch(f"/api/data-agent/chats/{chat_id}", json={"llmProvider": provider}),
+        await client.put("/api/llm/default-provider", json={"provider": provider}),
+    ]
+    assert [r.status_code for r in refusals] == [409, 409, 409]
+    errors = [r.json()["error"] for r in refusals]
+    assert (
+        errors[0]
+        == errors[1]
+        == errors[2]
+        == {
+            "code": "CONFLICT",
+            "message": f"The provider '{provider}' is not enabled; choose one of: openai.",
+        }
+    )
+    # Nothing changed: no second chat, the chat keeps its provider, no default set.
+    listed = (await client.get("/api/data-agent/chats")).json()["data"]["items"]
+    assert [(c["name"], c["llmProvider"]) for c in listed] == [("x", None)]
+    me = (await client.get("/api/llm/providers")).json()["data"]
+    assert me["defaultProvider"] is None
+    # An enabled one is taken everywhere (openai_compatible is openai).
+    for choice in ("openai", "openai_compatible"):
+        patched = await client.patch(
+            f"/api/data-agent/chats/{chat_id}", json={"llmProvider": choice}
+        )
+        assert patched.status_code == 200, patched.text
+
+
 async def test_openai_compatible_is_the_openai_provider(world: World) -> None:
     configure(world, openai_base_url="http://127.0.0.1:9/v1", openai_model="llama3.1")
     data = (await world.viewer.client.get("/api/llm/providers")).json()["data"]

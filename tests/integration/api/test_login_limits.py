@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 
 import httpx
@@ -132,6 +133,53 @@ async def test_address_is_limited_across_accounts(world: World, clock: FakeClock
         assert (await _login(other, "viewer@example.com", PASSWORD)).status_code == 200
         clock.now += WINDOW_S - MAX_PER_ADDRESS
         assert (await _login(sprayer, "viewer@example.com", PASSWORD)).status_code == 200
+
+
+async def test_guesses_from_one_address_do_not_lock_the_owner_out(
+    world: World, clock: FakeClock
+) -> None:
+    """Failures count per account and address: the attacker's address locks itself only."""
+    attacker = _from(world.app, "203.0.113.66")
+    owner = _from(world.app, "198.51.100.10")
+    async with attacker, owner:
+        for _ in range(MAX_FAILURES):
+            assert (await _login(attacker, "admin@example.com", "guess")).status_code == 401
+        _assert_rate_limited(await _login(attacker, "admin@example.com", PASSWORD))
+        assert (await _login(owner, "admin@example.com", PASSWORD)).status_code == 200
+        # The owner's success does not clear the attacker's count.
+        _assert_rate_limited(await _login(attacker, "admin@example.com", PASSWORD))
+
+
+def _via_proxy(app: FastAPI, proxy: str, forwarded_for: str) -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, client=(proxy, 50000))
+    headers = {"X-Forwarded-For": forwarded_for}
+    return httpx.AsyncClient(transport=transport, base_url="http://test", headers=headers)
+
+
+async def test_a_trusted_proxy_names_the_client(world: World, clock: FakeClock) -> None:
+    world.context.settings = world.context.settings.model_copy(
+        update={"trusted_proxies": [ipaddress.ip_network("10.0.0.0/24")]}
+    )
+    # Two people behind the same proxy: one guessing, one signing in.
+    attacker = _via_proxy(world.app, "10.0.0.5", "203.0.113.66")
+    owner = _via_proxy(world.app, "10.0.0.5", "198.51.100.10")
+    async with attacker, owner:
+        for _ in range(MAX_FAILURES):
+            assert (await _login(attacker, "admin@example.com", "guess")).status_code == 401
+        _assert_rate_limited(await _login(attacker, "admin@example.com", PASSWORD))
+        assert (await _login(owner, "admin@example.com", PASSWORD)).status_code == 200
+
+
+async def test_an_untrusted_peer_cannot_choose_its_address(world: World, clock: FakeClock) -> None:
+    """Without DATAAGENT_TRUSTED_PROXIES naming the peer, X-Forwarded-For is ignored: a new
+    header each attempt does not make a new address."""
+    for n in range(MAX_PER_ADDRESS):
+        client = _via_proxy(world.app, "203.0.113.66", f"198.51.100.{n}")
+        async with client:
+            assert (await _login(client, f"user{n}@example.com", "guess")).status_code == 401
+    last = _via_proxy(world.app, "203.0.113.66", "192.0.2.200")
+    async with last:
+        _assert_rate_limited(await _login(last, "viewer@example.com", PASSWORD))
 
 
 async def test_limits_hold_without_a_hand_moved_clock(world: World) -> None:

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from tests.integration.api.conftest import World
 
-from dataagent.api.schemas import HAS_TEXT, NO_NUL
+from dataagent.api.schemas import HAS_TEXT
 
 
 def _random_json(rng: random.Random, depth: int = 0) -> object:
@@ -124,13 +124,16 @@ async def test_huge_bodies_are_413(world: World) -> None:
 async def test_unknown_route_and_wrong_method(world: World) -> None:
     _assert_error(await world.contributor.client.get("/api/nothing-here"), 404, "NOT_FOUND")
     wrong = await world.contributor.client.put("/api/data-agent/chats")
-    _assert_error(wrong, 405)
+    _assert_error(wrong, 405, "METHOD_NOT_ALLOWED")
     # Every method the path serves, not only the first route's (Starlette's own answer).
     assert wrong.headers["allow"] == "GET, POST"
+    assert wrong.json()["error"]["message"] == "PUT is not allowed here; this path takes GET, POST."
     item = await world.contributor.client.put(f"/api/data-agent/chats/{uuid.uuid4()}")
+    _assert_error(item, 405, "METHOD_NOT_ALLOWED")
     assert item.headers["allow"] == "DELETE, GET, PATCH"
     page = await world.anon.post("/")  # outside the OpenAPI document: the web page's route
-    assert page.status_code == 405 and page.headers["allow"] == "GET, HEAD"
+    _assert_error(page, 405, "METHOD_NOT_ALLOWED")
+    assert page.headers["allow"] == "GET, HEAD"
 
 
 async def test_the_schema_states_the_rules_the_routes_enforce(world: World) -> None:
@@ -202,7 +205,7 @@ async def test_nul_in_any_text_is_a_400_not_a_500(world: World) -> None:
     assert created.status_code == 201, created.text
     schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
     assert schema["ChatCreate"]["properties"]["name"]["pattern"] == HAS_TEXT
-    assert schema["QueryInput"]["properties"]["sql"]["pattern"] == NO_NUL
+    assert schema["QueryInput"]["properties"]["sql"]["pattern"] == HAS_TEXT
 
 
 def _strings_without_a_pattern(

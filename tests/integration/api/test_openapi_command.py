@@ -75,3 +75,13 @@ async def test_the_document_is_the_served_apps(tmp_path: Path) -> None:
         assert openapi_document() == app.openapi()
     finally:
         await app.state.context.aclose()
+
+
+def test_each_schema_has_one_plain_name() -> None:
+    """Two models of one name make FastAPI qualify both with their module path."""
+    names = list(openapi_document()["components"]["schemas"])
+    assert [n for n in names if "dataagent__" in n] == []
+    assert {"RunPublic", "QueryRecordPublic"} <= set(names)
+    run = openapi_document()["paths"]["/api/runs/{run_id}"]["get"]["responses"]["200"]
+    schema = run["content"]["application/json"]["schema"]["$ref"]
+    assert schema == "#/components/schemas/Envelope_QueryRecordPublic_"

@@ -177,3 +177,26 @@ async def test_two_admins_demoting_each_other_at_once_leave_one_admin(world: Wor
     assert statuses in ([200, 403], [200, 409]), (first.text, second.text)
     remaining = [await _is_active_admin(world, a.id) for a in (world.admin, world.contributor)]
     assert remaining.count(True) == 1
+
+
+async def test_passwords_are_kept_as_sent_never_trimmed(world: World) -> None:
+    """`minLength: 8` counts the text as sent: seven spaces and an `a` are eight characters,
+    and every one of them is the password."""
+    admin = world.admin.client
+    for password in ("       a", "  spaced out  "):
+        email = f"u{uuid.uuid4().hex[:8]}@example.com"
+        created = await admin.post("/api/users", json={"email": email, "password": password})
+        assert created.status_code == 201, created.text
+        login = await world.anon.post(
+            "/api/auth/login", json={"email": email, "password": password}
+        )
+        assert login.status_code == 200, login.text
+        trimmed = await world.anon.post(
+            "/api/auth/login", json={"email": email, "password": password.strip()}
+        )
+        assert trimmed.status_code == 401
+    # Seven characters around spaces are still seven: too short, as the schema says.
+    short = await admin.post("/api/users", json={"email": "s@example.com", "password": " abcde "})
+    assert short.status_code == 400
+    schema = (await world.anon.get("/openapi.json")).json()["components"]["schemas"]
+    assert schema["UserCreate"]["properties"]["password"]["minLength"] == 8

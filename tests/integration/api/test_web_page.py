@@ -154,7 +154,7 @@ async def test_other_methods_on_page_paths_are_405(client: httpx.AsyncClient, pa
     response = await client.post(path, json={})
     assert response.status_code == 405
     assert response.headers["allow"] == "GET, HEAD"
-    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
 
 
 async def test_other_methods_on_unknown_api_paths_stay_404(client: httpx.AsyncClient) -> None:

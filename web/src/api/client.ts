@@ -2,13 +2,10 @@
 // with the session cookie, a 401 watcher, and the API's error body turned into ApiError.
 
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { PendingPaths } from './pendingRoutes';
 import type { components, paths } from './schema';
 
 export type Schemas = components['schemas'];
-/** Every route of the API (`& PendingPaths`: temporary, see pendingRoutes.ts). */
-export type ApiPaths = paths & PendingPaths;
-export type Http = Client<ApiPaths>;
+export type Http = Client<paths>;
 
 /** An error answer of the API (`{"error": {code, message, details}}`), or no answer at all. */
 export class ApiError extends Error {
@@ -53,7 +50,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     for (const listener of [...listeners]) listener();
   };
 
-  const http = createClient<ApiPaths>({ baseUrl, credentials: 'same-origin', fetch: doFetch });
+  const http = createClient<paths>({ baseUrl, credentials: 'same-origin', fetch: doFetch });
   const watch401: Middleware = {
     onResponse({ response, schemaPath }) {
       if (response.status === 401 && !UNAUTHORIZED_IS_AN_ANSWER.has(schemaPath)) notify();

@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Create Chat
-         * @description Start a chat on a ready ontology the caller owns.
+         * @description Start a chat on a ready ontology the caller owns (409 for a provider not enabled).
          */
         post: operations["createChat"];
         delete?: never;
@@ -287,7 +287,7 @@ export interface paths {
         head?: never;
         /**
          * Update Chat
-         * @description Rename a chat or change its LLM provider.
+         * @description Rename a chat or change its LLM provider (409 for a provider not enabled).
          */
         patch: operations["updateChat"];
         trace?: never;
@@ -311,6 +311,26 @@ export interface paths {
          *     nothing, when no model can answer the chat).
          */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data-agent/chats/{chat_id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Message
+         * @description One message of one of the caller's chats (404 for one not yours or of another chat).
+         */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1444,112 +1464,6 @@ export interface components {
             /** Username */
             username?: string | null;
         };
-        /** Envelope[RunPublic] */
-        dataagent__api__schemas__Envelope_RunPublic___1: {
-            data: components["schemas"]["dataagent__api__schemas__runs__RunPublic"];
-        };
-        /** Envelope[RunPublic] */
-        dataagent__api__schemas__Envelope_RunPublic___2: {
-            data: components["schemas"]["dataagent__api__schemas__queries__RunPublic"];
-        };
-        /**
-         * RunPublic
-         * @description A query record: seed 004's run capsule.
-         */
-        dataagent__api__schemas__queries__RunPublic: {
-            /** Compiledsql */
-            compiledSql: string | null;
-            /** Connectionid */
-            connectionId: string | null;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Datasetversion */
-            datasetVersion: string | null;
-            /** Errorcode */
-            errorCode: string | null;
-            /** Errormessage */
-            errorMessage: string | null;
-            /** Executionms */
-            executionMs: number;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /**
-             * Mode
-             * @enum {string}
-             */
-            mode: "sql" | "plan";
-            /** Ontologyid */
-            ontologyId: string | null;
-            /** Plan */
-            plan: {
-                [key: string]: unknown;
-            } | null;
-            /** Question */
-            question: string | null;
-            /** Resultsummary */
-            resultSummary: {
-                [key: string]: unknown;
-            } | null;
-            /** Rowcount */
-            rowCount: number;
-            /** Sql */
-            sql: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "succeeded" | "failed";
-            /** Truncated */
-            truncated: boolean;
-        };
-        /**
-         * RunPublic
-         * @description A run: what it does, where it is, and how it ended.
-         */
-        dataagent__api__schemas__runs__RunPublic: {
-            /** Cancelrequested */
-            cancelRequested: boolean;
-            /** Chatid */
-            chatId: string | null;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Errorcode */
-            errorCode: string | null;
-            /** Errormessage */
-            errorMessage: string | null;
-            /** Finishedat */
-            finishedAt: string | null;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "chat_message" | "ontology_build";
-            /** Messageid */
-            messageId: string | null;
-            /** Ontologyid */
-            ontologyId: string | null;
-            /** Startedat */
-            startedAt: string | null;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "queued" | "running" | "succeeded" | "failed";
-        };
         /**
          * DatasetDetail
          * @description A dataset's YAML, fields and relationships.
@@ -1728,6 +1642,10 @@ export interface components {
         Envelope_MessagePair_: {
             data: components["schemas"]["MessagePair"];
         };
+        /** Envelope[MessagePublic] */
+        Envelope_MessagePublic_: {
+            data: components["schemas"]["MessagePublic"];
+        };
         /** Envelope[OntologyPublic] */
         Envelope_OntologyPublic_: {
             data: components["schemas"]["OntologyPublic"];
@@ -1747,6 +1665,14 @@ export interface components {
         /** Envelope[QueryOutput] */
         Envelope_QueryOutput_: {
             data: components["schemas"]["QueryOutput"];
+        };
+        /** Envelope[QueryRecordPublic] */
+        Envelope_QueryRecordPublic_: {
+            data: components["schemas"]["QueryRecordPublic"];
+        };
+        /** Envelope[RunPublic] */
+        Envelope_RunPublic_: {
+            data: components["schemas"]["RunPublic"];
         };
         /** Envelope[SearchResult] */
         Envelope_SearchResult_: {
@@ -2463,11 +2389,109 @@ export interface components {
             top?: components["schemas"]["TopN"] | null;
         };
         /**
+         * QueryRecordPublic
+         * @description A query record: seed 004's run capsule.
+         */
+        QueryRecordPublic: {
+            /** Compiledsql */
+            compiledSql: string | null;
+            /** Connectionid */
+            connectionId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Datasetversion */
+            datasetVersion: string | null;
+            /** Errorcode */
+            errorCode: string | null;
+            /** Errormessage */
+            errorMessage: string | null;
+            /** Executionms */
+            executionMs: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "sql" | "plan";
+            /** Ontologyid */
+            ontologyId: string | null;
+            /** Plan */
+            plan: {
+                [key: string]: unknown;
+            } | null;
+            /** Question */
+            question: string | null;
+            /** Resultsummary */
+            resultSummary: {
+                [key: string]: unknown;
+            } | null;
+            /** Rowcount */
+            rowCount: number;
+            /** Sql */
+            sql: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /** Truncated */
+            truncated: boolean;
+        };
+        /**
          * RelationshipSource
          * @description Where a relationship came from.
          * @enum {string}
          */
         RelationshipSource: "foreign_key" | "inferred" | "manual";
+        /**
+         * RunPublic
+         * @description A run: what it does, where it is, and how it ended.
+         */
+        RunPublic: {
+            /** Cancelrequested */
+            cancelRequested: boolean;
+            /** Chatid */
+            chatId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Errorcode */
+            errorCode: string | null;
+            /** Errormessage */
+            errorMessage: string | null;
+            /** Finishedat */
+            finishedAt: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "ontology_build";
+            /** Messageid */
+            messageId: string | null;
+            /** Ontologyid */
+            ontologyId: string | null;
+            /** Startedat */
+            startedAt: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+        };
         /**
          * SearchHit
          * @description A dataset and how well it matches the question.
@@ -4056,6 +4080,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description That provider is not enabled here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request body over the size limit */
             413: {
                 headers: {
@@ -4286,6 +4319,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description That provider is not enabled here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request body over the size limit */
             413: {
                 headers: {
@@ -4474,6 +4516,83 @@ export interface operations {
             };
         };
     };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chat_id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MessagePublic_"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     cancelMessage: {
         parameters: {
             query?: never;
@@ -4492,7 +4611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["dataagent__api__schemas__Envelope_RunPublic___1"];
+                    "application/json": components["schemas"]["Envelope_RunPublic_"];
                 };
             };
             /** @description Validation error */
@@ -6686,7 +6805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["dataagent__api__schemas__Envelope_RunPublic___2"];
+                    "application/json": components["schemas"]["Envelope_QueryRecordPublic_"];
                 };
             };
             /** @description Validation error */

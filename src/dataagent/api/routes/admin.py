@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import Admin, ContextDep, SessionDep
 from dataagent.api.schemas import BUILD_RESPONSES, ERROR_RESPONSES, Envelope
 from dataagent.api.schemas.ontologies import BackfillResult, OntologyPublic
-from dataagent.auth.permissions import Permission
 from dataagent.services import ontologies
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERROR_RESPONSES)
-Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
 
 
 @router.post(

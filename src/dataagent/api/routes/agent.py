@@ -6,21 +6,15 @@ Seed 002's own client posts to `/api/v1/agent/chat`: the same operation is serve
 
 from __future__ import annotations
 
-from typing import Annotated
+from fastapi import APIRouter
 
-from fastapi import APIRouter, Depends
-
-from dataagent.api.deps import RunsDep, SessionDep, require
+from dataagent.api.deps import DataAgentWriter, RunsDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, json_errors
 from dataagent.api.schemas.agent import STATELESS_RESPONSES, StatelessChatRequest
-from dataagent.auth.permissions import Permission
 from dataagent.runs import stateless_chats
 from dataagent.runs.sse import EventStream
-from dataagent.store.models import User
 
 router = APIRouter(tags=["agent"], responses=json_errors(ERROR_RESPONSES))
-
-Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
 
 
 @router.post(
@@ -36,7 +30,7 @@ Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
     responses=STATELESS_RESPONSES,
 )
 async def chat(
-    user: Writer, session: SessionDep, system: RunsDep, body: StatelessChatRequest
+    user: DataAgentWriter, session: SessionDep, system: RunsDep, body: StatelessChatRequest
 ) -> EventStream:
     """Answer the conversation's last question about one of the caller's ontologies, streamed.
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 
-from dataagent.api.deps import ContextDep, CurrentUser, RunsDep, SessionDep, SignedInUser
+from dataagent.api.deps import (
+    ClientAddress,
+    ContextDep,
+    CurrentUser,
+    RunsDep,
+    SessionDep,
+    SignedInUser,
+)
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
 from dataagent.api.schemas.users import (
     DefaultOntologyUpdate,
@@ -30,13 +37,12 @@ me_router = APIRouter(prefix="/api/me", tags=["auth"], responses=ERROR_RESPONSES
 )
 async def login(
     body: LoginInput,
-    request: Request,
     response: Response,
     context: ContextDep,
     session: SessionDep,
+    address: ClientAddress,
 ) -> Envelope[LoginResult]:
     """Exchange email and password for a token (also set as an HttpOnly cookie)."""
-    address = request.client.host if request.client else "unknown"
     signed_in = await users.sign_in(context, session, body.email, body.password, address)
     settings = context.settings
     response.set_cookie(

@@ -7,20 +7,16 @@ The image route accepts the session cookie as well as a bearer token: a browser'
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Response
 
-from dataagent.api.deps import SessionDep, require
+from dataagent.api.deps import DataAgentReader, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope
 from dataagent.api.schemas.charts import ChartPublic, chart_public
-from dataagent.auth.permissions import Permission
 from dataagent.services import charts
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/charts", tags=["charts"], responses=ERROR_RESPONSES)
 
-Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 
 # A chart never changes once made; only its owner may see it, so only their browser keeps it.
 IMAGE_HEADERS = {"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"}
@@ -33,7 +29,9 @@ IMAGE_HEADERS = {"Cache-Control": "private, max-age=86400", "X-Content-Type-Opti
     response_class=Response,
     responses={200: {"content": {"image/png": {}}, "description": "The chart's image."}},
 )
-async def get_chart_image(user: Reader, session: SessionDep, chart_id: uuid.UUID) -> Response:
+async def get_chart_image(
+    user: DataAgentReader, session: SessionDep, chart_id: uuid.UUID
+) -> Response:
     """The chart's image bytes (PNG, or the type run_python drew)."""
     chart = await charts.get_chart(session, user.id, chart_id)
     return Response(content=chart.content, media_type=chart.media_type, headers=IMAGE_HEADERS)
@@ -41,7 +39,7 @@ async def get_chart_image(user: Reader, session: SessionDep, chart_id: uuid.UUID
 
 @router.get("/{chart_id}", operation_id="getChart")
 async def get_chart(
-    user: Reader, session: SessionDep, chart_id: uuid.UUID
+    user: DataAgentReader, session: SessionDep, chart_id: uuid.UUID
 ) -> Envelope[ChartPublic]:
     """A chart's title, image URL, media type, Vega-Lite spec and message."""
     chart = await charts.get_chart(session, user.id, chart_id)

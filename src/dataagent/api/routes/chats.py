@@ -5,12 +5,19 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Query, Response
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import (
+    ContextDep,
+    DataAgentDeleter,
+    DataAgentReader,
+    DataAgentWriter,
+    SessionDep,
+)
 from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, Envelope, PageOf, page_of
 from dataagent.api.schemas.chats import (
     ANSWERABLE_RESPONSES,
+    PROVIDER_CHOICE_RESPONSES,
     REGENERATE_RESPONSES,
     ChatCreate,
     ChatPublic,
@@ -23,17 +30,12 @@ from dataagent.api.schemas.chats import (
     message_pair,
     message_public,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services import chats
 from dataagent.store.chats import ChatQuery, SortBy, SortOrder
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/data-agent", tags=["data-agent"], responses=ERROR_RESPONSES)
 
-Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
-Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
-Deleter = Annotated[User, Depends(require(Permission.DATA_AGENT_DELETE))]
 
 PageParam = Annotated[int, Query(ge=1, le=1_000_000)]
 PageSizeParam = Annotated[int, Query(alias="pageSize", ge=1, le=100)]
@@ -41,7 +43,7 @@ PageSizeParam = Annotated[int, Query(alias="pageSize", ge=1, le=100)]
 
 @router.get("/chats", operation_id="listChats")
 async def list_chats(
-    user: Reader,
+    user: DataAgentReader,
     session: SessionDep,
     page: PageParam = 1,
     page_size: PageSizeParam = 20,
@@ -59,7 +61,7 @@ async def list_chats(
 
 @router.get("/chats/{chat_id}", operation_id="getChat")
 async def get_chat(
-    user: Reader, session: SessionDep, chat_id: uuid.UUID
+    user: DataAgentReader, session: SessionDep, chat_id: uuid.UUID
 ) -> Envelope[ChatWithMessages]:
     """One of the caller's chats with its messages."""
     chat, messages = await chats.get_chat_with_messages(session, user.id, chat_id)
@@ -70,20 +72,28 @@ async def get_chat(
     return Envelope(data=body)
 
 
-@router.post("/chats", status_code=201, operation_id="createChat")
+@router.post(
+    "/chats", status_code=201, operation_id="createChat", responses=PROVIDER_CHOICE_RESPONSES
+)
 async def create_chat(
-    user: Writer, session: SessionDep, body: ChatCreate
+    user: DataAgentWriter, context: ContextDep, session: SessionDep, body: ChatCreate
 ) -> Envelope[ChatWithMessages]:
-    """Start a chat on a ready ontology the caller owns."""
-    chat = await chats.create_chat(session, user.id, body.name, body.ontology_id, body.llm_provider)
+    """Start a chat on a ready ontology the caller owns (409 for a provider not enabled)."""
+    chat = await chats.create_chat(
+        context, session, user.id, body.name, body.ontology_id, body.llm_provider
+    )
     return Envelope(data=ChatWithMessages(**chat_public(chat, 0).model_dump(), messages=[]))
 
 
-@router.patch("/chats/{chat_id}", operation_id="updateChat")
+@router.patch("/chats/{chat_id}", operation_id="updateChat", responses=PROVIDER_CHOICE_RESPONSES)
 async def update_chat(
-    user: Writer, session: SessionDep, chat_id: uuid.UUID, body: ChatUpdate
+    user: DataAgentWriter,
+    context: ContextDep,
+    session: SessionDep,
+    chat_id: uuid.UUID,
+    body: ChatUpdate,
 ) -> Envelope[ChatPublic]:
-    """Rename a chat or change its LLM provider."""
+    """Rename a chat or change its LLM provider (409 for a provider not enabled)."""
     changes: dict[str, Any] = {}
     if "name" in body.model_fields_set:
         if body.name is None:
@@ -91,12 +101,12 @@ async def update_chat(
         changes["name"] = body.name
     if "llm_provider" in body.model_fields_set:
         changes["llm_provider"] = body.llm_provider
-    chat = await chats.update_chat(session, user.id, chat_id, **changes)
+    chat = await chats.update_chat(context, session, user.id, chat_id, **changes)
     return Envelope(data=chat_public(chat, await chats.count_messages(session, chat.id)))
 
 
 @router.delete("/chats/{chat_id}", status_code=204, operation_id="deleteChat")
-async def delete_chat(user: Deleter, session: SessionDep, chat_id: uuid.UUID) -> Response:
+async def delete_chat(user: DataAgentDeleter, session: SessionDep, chat_id: uuid.UUID) -> Response:
     """Delete a chat and its messages."""
     await chats.delete_chat(session, user.id, chat_id)
     return Response(status_code=204)
@@ -104,7 +114,7 @@ async def delete_chat(user: Deleter, session: SessionDep, chat_id: uuid.UUID) ->
 
 @router.get("/chats/{chat_id}/messages", operation_id="listMessages")
 async def list_messages(
-    user: Reader,
+    user: DataAgentReader,
     session: SessionDep,
     chat_id: uuid.UUID,
     page: PageParam = 1,
@@ -116,6 +126,15 @@ async def list_messages(
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
+@router.get("/chats/{chat_id}/messages/{message_id}", operation_id="getMessage")
+async def get_message(
+    user: DataAgentReader, session: SessionDep, chat_id: uuid.UUID, message_id: uuid.UUID
+) -> Envelope[MessagePublic]:
+    """One message of one of the caller's chats (404 for one not yours or of another chat)."""
+    message = await chats.get_message(session, user.id, chat_id, message_id)
+    return Envelope(data=message_public(message))
+
+
 @router.post(
     "/chats/{chat_id}/messages",
     status_code=201,
@@ -123,7 +142,11 @@ async def list_messages(
     responses=ANSWERABLE_RESPONSES,
 )
 async def send_message(
-    user: Writer, context: ContextDep, session: SessionDep, chat_id: uuid.UUID, body: MessageCreate
+    user: DataAgentWriter,
+    context: ContextDep,
+    session: SessionDep,
+    chat_id: uuid.UUID,
+    body: MessageCreate,
 ) -> Envelope[MessagePair]:
     """Store a question and the assistant's placeholder in one transaction (503, storing
     nothing, when no model can answer the chat)."""
@@ -138,7 +161,7 @@ async def send_message(
     responses=REGENERATE_RESPONSES,
 )
 async def regenerate_message(
-    user: Writer,
+    user: DataAgentWriter,
     context: ContextDep,
     session: SessionDep,
     chat_id: uuid.UUID,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Response
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import ConnectionReader, ConnectionWriter, ContextDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, Envelope, ErrorBody
 from dataagent.api.schemas.connections import (
     ConnectionCreate,
@@ -16,13 +16,9 @@ from dataagent.api.schemas.connections import (
     ConnectionUpdate,
     connection_public,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.services import connections
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/connections", tags=["connections"], responses=ERROR_RESPONSES)
-Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
-Writer = Annotated[User, Depends(require(Permission.CONNECTIONS_WRITE))]
 _MANAGED: dict[int | str, dict[str, Any]] = {
     **POOL_RESPONSES,
     409: {"model": ErrorBody, "description": "An upload's connection: rename only"},
@@ -30,7 +26,9 @@ _MANAGED: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("", operation_id="listConnections")
-async def list_connections(user: Reader, session: SessionDep) -> Envelope[list[ConnectionPublic]]:
+async def list_connections(
+    user: ConnectionReader, session: SessionDep
+) -> Envelope[list[ConnectionPublic]]:
     """The caller's connections."""
     found = await connections.list_connections(session, user.id)
     return Envelope(data=[connection_public(c) for c in found])
@@ -38,7 +36,7 @@ async def list_connections(user: Reader, session: SessionDep) -> Envelope[list[C
 
 @router.post("", status_code=201, operation_id="createConnection", responses=POOL_RESPONSES)
 async def create_connection(
-    user: Writer, context: ContextDep, session: SessionDep, body: ConnectionCreate
+    user: ConnectionWriter, context: ContextDep, session: SessionDep, body: ConnectionCreate
 ) -> Envelope[ConnectionPublic]:
     """Store a connection; its credentials are encrypted at rest."""
     values = {"dialect": body.dialect, **body.credential_values()}
@@ -48,7 +46,7 @@ async def create_connection(
 
 @router.get("/{connection_id}", operation_id="getConnection")
 async def get_connection(
-    user: Reader, session: SessionDep, connection_id: uuid.UUID
+    user: ConnectionReader, session: SessionDep, connection_id: uuid.UUID
 ) -> Envelope[ConnectionPublic]:
     """One of the caller's connections."""
     connection = await connections.get_connection(session, user.id, connection_id)
@@ -57,7 +55,7 @@ async def get_connection(
 
 @router.patch("/{connection_id}", operation_id="updateConnection", responses=_MANAGED)
 async def update_connection(
-    user: Writer,
+    user: ConnectionWriter,
     context: ContextDep,
     session: SessionDep,
     connection_id: uuid.UUID,
@@ -75,7 +73,7 @@ async def update_connection(
 
 @router.delete("/{connection_id}", status_code=204, operation_id="deleteConnection")
 async def delete_connection(
-    user: Writer, session: SessionDep, connection_id: uuid.UUID
+    user: ConnectionWriter, session: SessionDep, connection_id: uuid.UUID
 ) -> Response:
     """Delete a connection."""
     await connections.delete_connection(session, user.id, connection_id)
@@ -84,7 +82,7 @@ async def delete_connection(
 
 @router.post("/{connection_id}/test", operation_id="testConnection", responses=POOL_RESPONSES)
 async def check_connection(
-    user: Reader, context: ContextDep, session: SessionDep, connection_id: uuid.UUID
+    user: ConnectionReader, context: ContextDep, session: SessionDep, connection_id: uuid.UUID
 ) -> Envelope[ConnectionTestResult]:
     """Try to reach the database; report its version or a sanitised error."""
     check = await connections.test_connection(context, session, user.id, connection_id)

@@ -8,25 +8,21 @@ import uuid
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, Form, Query, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import ConnectionReader, ConnectionWriter, ContextDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, NO_NUL, POOL_RESPONSES, Envelope
 from dataagent.api.schemas.datasets import DatasetPublic
-from dataagent.auth.permissions import Permission
 from dataagent.services import datasets
 from dataagent.sources.datasets import MAX_SAMPLE_ROWS
 from dataagent.sources.files import Upload
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/datasets", tags=["datasets"], responses=ERROR_RESPONSES)
-Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
-Writer = Annotated[User, Depends(require(Permission.CONNECTIONS_WRITE))]
 
 
 @router.post("", status_code=201, operation_id="uploadDataset", responses=POOL_RESPONSES)
 async def upload_dataset(
-    user: Writer,
+    user: ConnectionWriter,
     context: ContextDep,
     session: SessionDep,
     name: Annotated[str, Form(min_length=1, max_length=200, pattern=NO_NUL)],
@@ -50,7 +46,9 @@ async def upload_dataset(
 
 
 @router.get("", operation_id="listDatasets")
-async def list_datasets(user: Reader, session: SessionDep) -> Envelope[list[DatasetPublic]]:
+async def list_datasets(
+    user: ConnectionReader, session: SessionDep
+) -> Envelope[list[DatasetPublic]]:
     """The caller's datasets."""
     found = await datasets.list_datasets(session, user.id)
     return Envelope(data=[DatasetPublic.model_validate(d) for d in found])
@@ -58,7 +56,7 @@ async def list_datasets(user: Reader, session: SessionDep) -> Envelope[list[Data
 
 @router.get("/{dataset_id}/schema", operation_id="getDatasetSchema", responses=POOL_RESPONSES)
 async def dataset_schema(
-    user: Reader,
+    user: ConnectionReader,
     context: ContextDep,
     session: SessionDep,
     dataset_id: uuid.UUID,
@@ -71,7 +69,7 @@ async def dataset_schema(
 
 @router.delete("/{dataset_id}", status_code=204, operation_id="deleteDataset")
 async def delete_dataset(
-    user: Writer, context: ContextDep, session: SessionDep, dataset_id: uuid.UUID
+    user: ConnectionWriter, context: ContextDep, session: SessionDep, dataset_id: uuid.UUID
 ) -> Response:
     """Delete a dataset, its connection and its files."""
     await datasets.delete_dataset(context, session, user.id, dataset_id)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from dataagent.api.deps import ContextDep, CurrentUser, SessionDep, require
-from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
+from dataagent.api.deps import Admin, ContextDep, CurrentUser, DataAgentReader, SessionDep
+from dataagent.api.schemas import ERROR_RESPONSES, Envelope
+from dataagent.api.schemas.chats import PROVIDER_CHOICE_RESPONSES
 from dataagent.api.schemas.llm import (
     DefaultProviderUpdate,
     LlmProvidersPublic,
@@ -19,13 +19,9 @@ from dataagent.api.schemas.llm import (
     settings_public,
     trace_public,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.services import llm
-from dataagent.store.models import User
 
 router = APIRouter(tags=["llm"], responses=ERROR_RESPONSES)
-Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
-Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
 
 
 @router.get("/api/llm/providers", operation_id="listLlmProviders")
@@ -39,7 +35,7 @@ async def list_providers(
 @router.put(
     "/api/llm/default-provider",
     operation_id="setDefaultLlmProvider",
-    responses={409: {"model": ErrorBody, "description": "That provider is not enabled here"}},
+    responses=PROVIDER_CHOICE_RESPONSES,
 )
 async def set_default_provider(
     user: CurrentUser, context: ContextDep, session: SessionDep, body: DefaultProviderUpdate
@@ -81,7 +77,7 @@ async def update_settings(
     operation_id="listMessageTraces",
 )
 async def list_traces(
-    user: Reader, session: SessionDep, chat_id: uuid.UUID, message_id: uuid.UUID
+    user: DataAgentReader, session: SessionDep, chat_id: uuid.UUID, message_id: uuid.UUID
 ) -> Envelope[list[LlmTracePublic]]:
     """Every model call made for one of the caller's messages, in call order (seed 001)."""
     traces = await llm.list_traces(session, user.id, chat_id, message_id)

@@ -6,12 +6,17 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Response
+from fastapi import APIRouter, Query, Response
 from fastapi import Path as PathParam
-from pydantic import Field
-from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.deps import ContextDep, RunsDep, SessionDep, require
+from dataagent.api.deps import (
+    ContextDep,
+    OntologyReader,
+    OntologyWriter,
+    ResumeAfter,
+    RunsDep,
+    SessionDep,
+)
 from dataagent.api.schemas import (
     BUILD_RESPONSES,
     ERROR_RESPONSES,
@@ -37,28 +42,18 @@ from dataagent.api.schemas.ontologies import (
 )
 from dataagent.api.schemas.queries import query_output
 from dataagent.api.schemas.runs import BUILD_EVENT_RESPONSES
-from dataagent.auth.permissions import Permission
 from dataagent.runs import builds
 from dataagent.runs.sse import EventStream, event_stream
 from dataagent.semantic.joins import JoinPath
 from dataagent.services import ontologies, queries
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/ontologies", tags=["ontologies"], responses=ERROR_RESPONSES)
-Reader = Annotated[User, Depends(require(Permission.ONTOLOGIES_READ))]
-Writer = Annotated[User, Depends(require(Permission.ONTOLOGIES_WRITE))]
-# As on an answer's `.../events` (routes/runs.py): optional, but never null.
-LastEventId = Annotated[
-    Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
-    Header(
-        alias="Last-Event-ID",
-        description="The id of the last event received: the stream resumes after it.",
-    ),
-]
 
 
 @router.get("", operation_id="listOntologies")
-async def list_ontologies(user: Reader, session: SessionDep) -> Envelope[list[OntologyPublic]]:
+async def list_ontologies(
+    user: OntologyReader, session: SessionDep
+) -> Envelope[list[OntologyPublic]]:
     """The caller's ontologies."""
     found = await ontologies.list_ontologies(session, user.id)
     return Envelope(data=[OntologyPublic.model_validate(o) for o in found])
@@ -66,7 +61,7 @@ async def list_ontologies(user: Reader, session: SessionDep) -> Envelope[list[On
 
 @router.post("", status_code=201, operation_id="createOntology")
 async def create_ontology(
-    user: Writer, context: ContextDep, session: SessionDep, body: OntologyCreate
+    user: OntologyWriter, context: ContextDep, session: SessionDep, body: OntologyCreate
 ) -> Envelope[OntologyPublic]:
     """Start building an ontology; it is `building` until it turns `ready` or `failed`."""
     ontology = await ontologies.create_ontology(
@@ -77,7 +72,7 @@ async def create_ontology(
 
 @router.get("/{ontology_id}", operation_id="getOntology")
 async def get_ontology(
-    user: Reader, session: SessionDep, ontology_id: uuid.UUID
+    user: OntologyReader, session: SessionDep, ontology_id: uuid.UUID
 ) -> Envelope[OntologyPublic]:
     """One ontology and its status."""
     ontology = await ontologies.get_ontology(session, user.id, ontology_id)
@@ -85,7 +80,9 @@ async def get_ontology(
 
 
 @router.delete("/{ontology_id}", status_code=204, operation_id="deleteOntology")
-async def delete_ontology(user: Writer, session: SessionDep, ontology_id: uuid.UUID) -> Response:
+async def delete_ontology(
+    user: OntologyWriter, session: SessionDep, ontology_id: uuid.UUID
+) -> Response:
     """Delete an ontology and its chats."""
     await ontologies.delete_ontology(session, user.id, ontology_id)
     return Response(status_code=204)
@@ -98,7 +95,7 @@ async def delete_ontology(user: Writer, session: SessionDep, ontology_id: uuid.U
     responses=BUILD_RESPONSES,
 )
 async def rebuild_ontology(
-    user: Writer, context: ContextDep, session: SessionDep, ontology_id: uuid.UUID
+    user: OntologyWriter, context: ContextDep, session: SessionDep, ontology_id: uuid.UUID
 ) -> Envelope[OntologyPublic]:
     """Rebuild from the current semantic model (picks up YAML edits, re-embeds)."""
     ontology = await ontologies.rebuild_ontology(context, session, user.id, ontology_id)
@@ -113,26 +110,23 @@ async def rebuild_ontology(
     responses=json_errors({**ERROR_RESPONSES, **BUILD_EVENT_RESPONSES}),
 )
 async def build_events(
-    user: Reader,
+    user: OntologyReader,
     session: SessionDep,
     system: RunsDep,
     ontology_id: uuid.UUID,
-    last_event_id: LastEventId = None,
-    after: Annotated[
-        Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
-        Query(description="Resume after this event id."),
-    ] = None,
+    after: ResumeAfter,
 ) -> EventStream:
     """Replay the ontology's latest build's events after `Last-Event-ID` (or `after`), then
     follow it live until it ends (`build_complete` or `build_error`)."""
     run = await builds.build_run(session, user.id, ontology_id)
     await session.close()
-    start = last_event_id if last_event_id is not None else (after or 0)
-    return event_stream(system.events, run.id, start, system.heartbeat_s)
+    return event_stream(system.events, run.id, after, system.heartbeat_s)
 
 
 @router.get("/{ontology_id}/graph", operation_id="getOntologyGraph")
-async def graph(user: Reader, session: SessionDep, ontology_id: uuid.UUID) -> Envelope[Graph]:
+async def graph(
+    user: OntologyReader, session: SessionDep, ontology_id: uuid.UUID
+) -> Envelope[Graph]:
     """Datasets as nodes and relationships as edges."""
     datasets, relationships = await ontologies.graph(session, user.id, ontology_id)
     nodes = [
@@ -150,7 +144,7 @@ async def graph(user: Reader, session: SessionDep, ontology_id: uuid.UUID) -> En
 
 @router.get("/{ontology_id}/search", operation_id="searchOntology")
 async def search(
-    user: Reader,
+    user: OntologyReader,
     context: ContextDep,
     session: SessionDep,
     ontology_id: uuid.UUID,
@@ -165,7 +159,7 @@ async def search(
 
 @router.get("/{ontology_id}/suggestions", operation_id="getOntologySuggestions")
 async def suggestions(
-    user: Reader,
+    user: OntologyReader,
     session: SessionDep,
     ontology_id: uuid.UUID,
     limit: Annotated[int, Query(ge=1, le=8)] = 4,
@@ -177,7 +171,7 @@ async def suggestions(
 
 @router.get("/{ontology_id}/datasets/{name}", operation_id="getOntologyDataset")
 async def dataset(
-    user: Reader,
+    user: OntologyReader,
     session: SessionDep,
     ontology_id: uuid.UUID,
     name: Annotated[str, PathParam(pattern=NO_NUL)],
@@ -198,7 +192,7 @@ async def dataset(
 
 @router.post("/{ontology_id}/join-paths", operation_id="findJoinPaths")
 async def join_paths(
-    user: Reader, session: SessionDep, ontology_id: uuid.UUID, body: JoinPathsInput
+    user: OntologyReader, session: SessionDep, ontology_id: uuid.UUID, body: JoinPathsInput
 ) -> Envelope[list[JoinPath]]:
     """Up to 3 shortest paths between two datasets, or the connecting tree of 3 or more."""
     paths = await ontologies.find_join_paths(session, user.id, ontology_id, body.datasets)
@@ -207,7 +201,7 @@ async def join_paths(
 
 @router.post("/{ontology_id}/compile", operation_id="compilePlan", responses=POOL_RESPONSES)
 async def compile_query(
-    user: Reader,
+    user: OntologyReader,
     context: ContextDep,
     session: SessionDep,
     ontology_id: uuid.UUID,

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import ConnectionReader, ContextDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, Envelope
-from dataagent.api.schemas.queries import QueryInput, QueryOutput, RunPublic, query_output
-from dataagent.auth.permissions import Permission
+from dataagent.api.schemas.queries import QueryInput, QueryOutput, QueryRecordPublic, query_output
 from dataagent.services import queries
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api", tags=["query"], responses=ERROR_RESPONSES)
-Reader = Annotated[User, Depends(require(Permission.CONNECTIONS_READ))]
 
 
 @router.post("/query", operation_id="runQuery", responses=POOL_RESPONSES)
 async def run_query(
-    user: Reader, context: ContextDep, session: SessionDep, body: QueryInput
+    user: ConnectionReader, context: ContextDep, session: SessionDep, body: QueryInput
 ) -> Envelope[QueryOutput]:
     """Run one read-only statement; a policy violation is a 400 SQL_POLICY_VIOLATION."""
     recorded = await queries.run_sql(
@@ -36,7 +32,9 @@ async def run_query(
 
 
 @router.get("/runs/{run_id}", operation_id="getRun")
-async def get_run(user: Reader, session: SessionDep, run_id: uuid.UUID) -> Envelope[RunPublic]:
+async def get_run(
+    user: ConnectionReader, session: SessionDep, run_id: uuid.UUID
+) -> Envelope[QueryRecordPublic]:
     """One of the caller's run capsules (query records)."""
     record = await queries.get_query_record(session, user.id, run_id)
-    return Envelope(data=RunPublic.model_validate(record))
+    return Envelope(data=QueryRecordPublic.model_validate(record))

@@ -7,14 +7,18 @@ stream may last minutes, and reads the event log in short sessions of its own.
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query
-from pydantic import Field
-from pydantic.json_schema import SkipJsonSchema
+from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.api.deps import RunsDep, SessionDep, require
+from dataagent.api.deps import (
+    DataAgentReader,
+    DataAgentWriter,
+    LastEventId,
+    ResumeAfter,
+    RunsDep,
+    SessionDep,
+)
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, json_errors
 from dataagent.api.schemas.runs import (
     CANCEL_RESPONSES,
@@ -24,7 +28,6 @@ from dataagent.api.schemas.runs import (
     StreamRequest,
     run_public,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.runs import answers
 from dataagent.runs.sse import EventStream, event_stream
 from dataagent.runs.system import RunSystem
@@ -33,18 +36,6 @@ from dataagent.store.models import User
 router = APIRouter(
     prefix="/api/data-agent", tags=["data-agent"], responses=json_errors(ERROR_RESPONSES)
 )
-
-Reader = Annotated[User, Depends(require(Permission.DATA_AGENT_READ))]
-Writer = Annotated[User, Depends(require(Permission.DATA_AGENT_WRITE))]
-# Optional, but never null: a header is a value or absent (SkipJsonSchema keeps `null`
-# out of the schema, where clients would read it as a value to send).
-LastEventId = Annotated[
-    Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
-    Header(
-        alias="Last-Event-ID",
-        description="The id of the last event received: the stream resumes after it.",
-    ),
-]
 
 
 async def _answer_stream(
@@ -70,7 +61,7 @@ async def _answer_stream(
     responses=CLAIM_RESPONSES,
 )
 async def stream_message(
-    user: Writer,
+    user: DataAgentWriter,
     session: SessionDep,
     system: RunsDep,
     chat_id: uuid.UUID,
@@ -92,7 +83,7 @@ async def stream_message(
     responses=CLAIM_RESPONSES,
 )
 async def stream_message_by_id(
-    user: Writer,
+    user: DataAgentWriter,
     session: SessionDep,
     system: RunsDep,
     message_id: uuid.UUID,
@@ -113,23 +104,18 @@ async def stream_message_by_id(
     responses=REPLAY_RESPONSES,
 )
 async def message_events(
-    user: Reader,
+    user: DataAgentReader,
     session: SessionDep,
     system: RunsDep,
     chat_id: uuid.UUID,
     message_id: uuid.UUID,
-    last_event_id: LastEventId = None,
-    after: Annotated[
-        Annotated[int, Field(ge=0)] | SkipJsonSchema[None],
-        Query(description="Resume after this event id."),
-    ] = None,
+    after: ResumeAfter,
 ) -> EventStream:
     """Replay the answer's events after `Last-Event-ID` (or `after`), then follow it live
     until it ends. A finished answer is replayed, never run again."""
     run = await answers.answer_run(session, user.id, chat_id, message_id)
     await session.close()
-    start = last_event_id if last_event_id is not None else (after or 0)
-    return event_stream(system.events, run.id, start, system.heartbeat_s)
+    return event_stream(system.events, run.id, after, system.heartbeat_s)
 
 
 @router.post(
@@ -139,7 +125,11 @@ async def message_events(
     responses=CANCEL_RESPONSES,
 )
 async def cancel_message(
-    user: Writer, session: SessionDep, system: RunsDep, chat_id: uuid.UUID, message_id: uuid.UUID
+    user: DataAgentWriter,
+    session: SessionDep,
+    system: RunsDep,
+    chat_id: uuid.UUID,
+    message_id: uuid.UUID,
 ) -> Envelope[RunPublic]:
     """Stop the answer: it ends failed (CANCELLED) and the message keeps its partial text."""
     run = await answers.cancel_answer(system, session, user.id, chat_id, message_id)

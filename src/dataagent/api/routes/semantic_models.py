@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Response
 
-from dataagent.api.deps import ContextDep, SessionDep, require
+from dataagent.api.deps import ContextDep, SemanticModelReader, SemanticModelWriter, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, POOL_RESPONSES, Envelope
 from dataagent.api.schemas.semantic_models import (
     SemanticModelCreate,
@@ -16,19 +15,17 @@ from dataagent.api.schemas.semantic_models import (
     SemanticModelSummary,
     SemanticModelUpdate,
 )
-from dataagent.auth.permissions import Permission
 from dataagent.services import semantic_models
-from dataagent.store.models import User
 
 router = APIRouter(
     prefix="/api/semantic-models", tags=["semantic-models"], responses=ERROR_RESPONSES
 )
-Reader = Annotated[User, Depends(require(Permission.SEMANTIC_MODELS_READ))]
-Writer = Annotated[User, Depends(require(Permission.SEMANTIC_MODELS_WRITE))]
 
 
 @router.get("", operation_id="listSemanticModels")
-async def list_models(user: Reader, session: SessionDep) -> Envelope[list[SemanticModelSummary]]:
+async def list_models(
+    user: SemanticModelReader, session: SessionDep
+) -> Envelope[list[SemanticModelSummary]]:
     """The caller's semantic models."""
     rows = await semantic_models.list_semantic_models(session, user.id)
     return Envelope(data=[SemanticModelSummary.model_validate(r) for r in rows])
@@ -36,7 +33,7 @@ async def list_models(user: Reader, session: SessionDep) -> Envelope[list[Semant
 
 @router.post("", status_code=201, operation_id="createSemanticModel", responses=POOL_RESPONSES)
 async def create_model(
-    user: Writer, context: ContextDep, session: SessionDep, body: SemanticModelCreate
+    user: SemanticModelWriter, context: ContextDep, session: SessionDep, body: SemanticModelCreate
 ) -> Envelope[SemanticModelPublic]:
     """Introspect a connection and generate its semantic model (deterministic, no LLM)."""
     record = await semantic_models.create_from_connection(
@@ -47,7 +44,7 @@ async def create_model(
 
 @router.get("/{model_id}", operation_id="getSemanticModel")
 async def get_model(
-    user: Reader, session: SessionDep, model_id: uuid.UUID
+    user: SemanticModelReader, session: SessionDep, model_id: uuid.UUID
 ) -> Envelope[SemanticModelPublic]:
     """One semantic model with its YAML."""
     record = await semantic_models.get_semantic_model(session, user.id, model_id)
@@ -56,7 +53,7 @@ async def get_model(
 
 @router.patch("/{model_id}", operation_id="updateSemanticModel")
 async def update_model(
-    user: Writer, session: SessionDep, model_id: uuid.UUID, body: SemanticModelUpdate
+    user: SemanticModelWriter, session: SessionDep, model_id: uuid.UUID, body: SemanticModelUpdate
 ) -> Envelope[SemanticModelPublic]:
     """Change the name, description or YAML."""
     record = await semantic_models.update_semantic_model(
@@ -69,7 +66,7 @@ async def update_model(
     "/{model_id}/regenerate", operation_id="regenerateSemanticModel", responses=POOL_RESPONSES
 )
 async def regenerate_model(
-    user: Writer, context: ContextDep, session: SessionDep, model_id: uuid.UUID
+    user: SemanticModelWriter, context: ContextDep, session: SessionDep, model_id: uuid.UUID
 ) -> Envelope[SemanticModelRegenerated]:
     """Introspect the connection again and merge the new generation into the model: edits,
     deletions and additions of yours are kept; the answer lists every change."""
@@ -81,7 +78,9 @@ async def regenerate_model(
 
 
 @router.delete("/{model_id}", status_code=204, operation_id="deleteSemanticModel")
-async def delete_model(user: Writer, session: SessionDep, model_id: uuid.UUID) -> Response:
+async def delete_model(
+    user: SemanticModelWriter, session: SessionDep, model_id: uuid.UUID
+) -> Response:
     """Delete a semantic model."""
     await semantic_models.delete_semantic_model(session, user.id, model_id)
     return Response(status_code=204)

@@ -5,18 +5,15 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Query, Response
 
-from dataagent.api.deps import RunsDep, SessionDep, require
+from dataagent.api.deps import Admin, RunsDep, SessionDep
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody, PageOf, page_of
 from dataagent.api.schemas.users import UserCreate, UserPublic, UserUpdate, user_public
-from dataagent.auth.permissions import Permission
 from dataagent.runs import accounts
 from dataagent.services import users
-from dataagent.store.models import User
 
 router = APIRouter(prefix="/api/users", tags=["users"], responses=ERROR_RESPONSES)
-Admin = Annotated[User, Depends(require(Permission.USERS_MANAGE))]
 _CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "Conflict: email taken, or no active admin left"}
 }

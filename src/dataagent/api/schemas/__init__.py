@@ -22,8 +22,9 @@ T = TypeVar("T")
 
 # Text may hold any character but NUL, which no database keeps (PostgreSQL refuses it).
 NO_NUL = r"^[^\x00]*$"
-# Text that must say something: no NUL, and at least one character that is not white space
-# (white space around it is trimmed, so "  " would otherwise pass the schema and fail after).
+# Text that must say something: no NUL, and at least one character that is not white space.
+# Text is never trimmed: every length is the text's as sent, so a name of spaces is refused
+# here rather than stored as "" (and a password keeps every character it was given).
 HAS_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 
@@ -51,9 +52,7 @@ class ApiModel(BaseModel):
 class ApiInput(BaseModel):
     """A request body: camelCase on the wire, unknown fields refused, no NUL in any text."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
-    )
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
     @model_validator(mode="before")
     @classmethod

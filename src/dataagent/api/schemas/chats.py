@@ -86,6 +86,11 @@ _UNANSWERABLE = {"model": ErrorBody, "description": "No language model can answe
 
 ANSWERABLE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {503: _UNANSWERABLE}
 
+# A provider chosen (a chat's, or a person's default) must be enabled: `llm.require_enabled`.
+PROVIDER_CHOICE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    409: {"model": ErrorBody, "description": "That provider is not enabled here"},
+}
+
 REGENERATE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     409: {"model": ErrorBody, "description": "The answer is still generating, or not an answer"},
     503: _UNANSWERABLE,

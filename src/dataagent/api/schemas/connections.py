@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, SecretStr
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
 from dataagent.dialects import DIALECT_ALIASES, DIALECTS, FILE_DIALECTS, Dialect
 from dataagent.vocabulary import ConnectionKind
 
@@ -31,10 +31,10 @@ class CredentialFields(ApiInput):
     """Either `url`, or host / port / database / username / password."""
 
     url: SecretStr | None = Field(None, min_length=1, max_length=4096)
-    host: str | None = Field(None, min_length=1, max_length=255)
+    host: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
     port: int | None = Field(None, ge=1, le=65535)
-    database: str | None = Field(None, min_length=1, max_length=4096)
-    username: str | None = Field(None, min_length=1, max_length=255)
+    database: str | None = Field(None, min_length=1, max_length=4096, pattern=HAS_TEXT)
+    username: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
     password: SecretStr | None = Field(None, max_length=1024)
 
     def credential_values(self) -> dict[str, Any]:
@@ -87,14 +87,14 @@ class ConnectionCreate(CredentialFields):
 
     model_config = ConfigDict(json_schema_extra=_url_matches_dialect)
 
-    name: str = Field(min_length=1, max_length=255)
+    name: str = Field(min_length=1, max_length=255, pattern=HAS_TEXT)
     dialect: Dialect
 
 
 class ConnectionUpdate(CredentialFields):
     """A new name, or new credentials (merged over the stored ones)."""
 
-    name: str | None = Field(None, min_length=1, max_length=255)
+    name: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
     dialect: Dialect | None = None
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
 from dataagent.llm.providers import ProviderId
 from dataagent.services.llm import LlmChoices, ProviderSettings, ProviderView
 from dataagent.store.models import LlmTrace
@@ -73,7 +73,7 @@ def _json_integer(value: Any) -> Any:
 
 
 class _SettingsUpdate(ApiInput):
-    model: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    model: Annotated[str, Field(min_length=1, max_length=200, pattern=HAS_TEXT)] | None = None
     temperature: Annotated[float, Field(ge=0, le=2, strict=True)] | None = None
 
 
@@ -91,7 +91,9 @@ class AnthropicSettingsUpdate(_SettingsUpdate):
     provider: Literal["anthropic"]
     reasoning_level: (
         Literal["adaptive"]
-        | Annotated[int, BeforeValidator(_json_integer), Field(ge=1024, le=128_000, strict=True)]
+        # The bounds first, on the int itself, so the schema states them (after a validator
+        # they would be Python-only steps, and the document would accept 0).
+        | Annotated[int, Field(ge=1024, le=128_000, strict=True), BeforeValidator(_json_integer)]
         | None
     ) = None
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel, JsonBool
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel, JsonBool
 from dataagent.api.schemas.queries import MaxRows, QueryOutput
 from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.compiler import CompiledWindow
@@ -40,7 +40,7 @@ class OntologyCreate(ApiInput):
     """Build an ontology from one of the caller's semantic models."""
 
     semantic_model_id: uuid.UUID
-    name: str = Field(min_length=1, max_length=255)
+    name: str = Field(min_length=1, max_length=255, pattern=HAS_TEXT)
     description: str | None = Field(None, max_length=10_000)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import INTEGER_ONLY, ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, INTEGER_ONLY, ApiInput, ApiModel
 from dataagent.services.queries import RecordedQuery
 from dataagent.vocabulary import QueryMode, QueryStatus
 
@@ -27,7 +27,7 @@ class QueryInput(ApiInput):
 
     connection_id: uuid.UUID | SkipJsonSchema[None] = None
     ontology_id: uuid.UUID | SkipJsonSchema[None] = None
-    sql: str = Field(min_length=1, max_length=100_000)
+    sql: str = Field(min_length=1, max_length=100_000, pattern=HAS_TEXT)
     max_rows: MaxRows | None = None
 
     @model_validator(mode="after")
@@ -63,7 +63,7 @@ def query_output(recorded: RecordedQuery) -> QueryOutput:
     )
 
 
-class RunPublic(ApiModel):
+class QueryRecordPublic(ApiModel):
     """A query record: seed 004's run capsule."""
 
     id: uuid.UUID

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
 from dataagent.dialects import Dialect
 from dataagent.semantic.curation import ModelChange
 
@@ -45,13 +45,13 @@ class SemanticModelCreate(ApiInput):
     """Generate a model from one of the caller's connections."""
 
     connection_id: uuid.UUID
-    name: str = Field(min_length=1, max_length=255)
+    name: str = Field(min_length=1, max_length=255, pattern=HAS_TEXT)
     description: str | None = Field(None, max_length=10_000)
 
 
 class SemanticModelUpdate(ApiInput):
     """A new name, description or YAML (validated; errors point at line and field)."""
 
-    name: str | None = Field(None, min_length=1, max_length=255)
+    name: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
     description: str | None = Field(None, max_length=10_000)
-    yaml: str | None = Field(None, min_length=1, max_length=20_000_000)
+    yaml: str | None = Field(None, min_length=1, max_length=20_000_000, pattern=HAS_TEXT)
