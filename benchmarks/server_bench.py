@@ -11,7 +11,9 @@ send the question, `POST .../stream`, read the SSE frames to `message_complete`)
 1. Overhead: the model answers at once; --answers answers one after another (after three
    warm-up answers). Per answer: the wall time from the stream POST to `message_complete`,
    the model's time (the sum of its calls' `llm_call_end.durationMs`), and the overhead,
-   wall minus model: p50 and p95.
+   wall minus model: p50 and p95. With --compare-with, a second server runs another
+   checkout's code beside it (its own app database) and the two take turns answer by
+   answer, so both see the same machine: the before/after comparison.
 2. Concurrency curve: for each of --levels, a server with DATAAGENT_RUN_MAX_CONCURRENCY at
    that level; the model takes --latency seconds a call; --askers people each stream one
    answer, all at once. Answers a second (answered / wall time of the burst), the median
@@ -19,10 +21,12 @@ send the question, `POST .../stream`, read the SSE frames to `message_complete`)
 
     .venv/bin/python benchmarks/server_bench.py [--answers 30] [--skip-curve]
         [--levels 2,4,8,16,32] [--askers 100] [--latency 1.0] [--skip-overhead]
-        [--server-source DIR] [--label NAME] [--database-url postgresql://...]
+        [--compare-with DIR] [--server-source DIR] [--label NAME]
+        [--database-url postgresql://...]
 
-`--server-source` runs the server from another checkout's `src` (the seeding and the client
-stay this checkout's), for a before/after comparison on the same machine in one sitting.
+`--compare-with` and `--server-source` name another checkout's `src` (e.g. `git archive
+<base> src | tar -x -C /tmp/base`); the seeding and the client stay this checkout's.
+`--server-source` runs every part on that code instead of this checkout's.
 The machine's load average is recorded with every figure (other work shares the CPUs).
 Prints a summary and writes benchmarks/results/server_<label>.json. Figures, not tests.
 """
@@ -40,6 +44,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,30 +128,19 @@ def model_ms(answer: Streamed) -> float:
     return float(sum(end.get("durationMs", 0) for end in answer.of("llm_call_end")))
 
 
-async def overhead(
-    settings: Settings,
-    url: str,
-    account: Account,
-    answers: int,
-    scratch: Path,
-    source: Path | None,
-) -> dict[str, Any]:
-    """Part 1: one-step answers one after another, the model answering at once."""
-    with FakeOpenAIServer(default=bench.two_turns(0.0)) as fake:
-        concurrency = settings.run_max_concurrency
-        async with (
-            server(settings, url, fake, concurrency, scratch, source, "overhead") as base_url,
-            client(base_url) as http,
-        ):
-            for _ in range(WARM_UP_ANSWERS):  # the first loads the embedding model
-                warm = await bench.answer_once(http, account)
-                assert not warm.problems(), warm.problems()
-            load_before = load()
-            done: list[Streamed] = []
-            for _ in range(answers):
-                chat_id, message_id = await bench.ask(http, account)
-                done.append(await bench.stream_answer(http, account, chat_id, message_id))
-            load_after = load()
+@dataclass(frozen=True)
+class Side:
+    """A server to measure: its code (None: this checkout's), app database and one account."""
+
+    name: str
+    source: Path | None
+    settings: Settings
+    url: str
+    account: Account
+
+
+def summarise(done: list[Streamed]) -> dict[str, Any]:
+    """Wall, model and overhead times of answers in sequence."""
     problems = [problem for answer in done for problem in answer.problems()]
     assert not problems, problems[:5]
     wall = [(answer.complete_s or 0.0) * 1000 for answer in done]
@@ -154,11 +148,48 @@ async def overhead(
     own = [w - m for w, m in zip(wall, model, strict=True)]
     first = [(answer.first_event_s or 0.0) * 1000 for answer in done]
     return {
-        "answers": answers,
+        "answers": len(done),
         "wall_ms": {"p50": p(wall, 0.5), "p95": p(wall, 0.95)},
         "model_ms": {"p50": p(model, 0.5), "p95": p(model, 0.95)},
         "overhead_ms": {"p50": p(own, 0.5), "p95": p(own, 0.95), "max": round(max(own), 1)},
         "first_event_ms": {"p50": p(first, 0.5), "p95": p(first, 0.95)},
+    }
+
+
+async def overhead(sides: list[Side], answers: int, scratch: Path) -> dict[str, Any]:
+    """Part 1: one-step answers one after another, the model answering at once. With two
+    sides (before and after), both servers run side by side and take turns, answer by
+    answer, so a machine whose load changes weighs on both alike."""
+    with FakeOpenAIServer(default=bench.two_turns(0.0)) as fake:
+        async with contextlib.AsyncExitStack() as stack:
+            clients = []
+            for side in sides:
+                base_url = await stack.enter_async_context(
+                    server(
+                        side.settings,
+                        side.url,
+                        fake,
+                        side.settings.run_max_concurrency,
+                        scratch,
+                        side.source,
+                        f"overhead_{len(clients)}",
+                    )
+                )
+                clients.append(await stack.enter_async_context(client(base_url)))
+            for side, http in zip(sides, clients, strict=True):
+                for _ in range(WARM_UP_ANSWERS):  # the first loads the embedding model
+                    warm = await bench.answer_once(http, side.account)
+                    assert not warm.problems(), warm.problems()
+            load_before = load()
+            done: list[list[Streamed]] = [[] for _ in sides]
+            for _ in range(answers):
+                for side, http, answered in zip(sides, clients, done, strict=True):
+                    chat_id, message_id = await bench.ask(http, side.account)
+                    stream = bench.stream_answer(http, side.account, chat_id, message_id)
+                    answered.append(await stream)
+            load_after = load()
+    return {
+        "sides": {side.name: summarise(d) for side, d in zip(sides, done, strict=True)},
         "load_before": load_before,
         "load_after": load_after,
     }
@@ -212,6 +243,20 @@ async def level(
     }
 
 
+async def other_side(source: Path, url: str, scratch: Path, retail: Path) -> Side:
+    """The server of --compare-with: its own app database and account."""
+    settings = Settings(
+        data_dir=scratch / "other",
+        database_url=url,
+        secret_key=bench.SECRET,
+        file_roots=[scratch],
+        _env_file=None,
+    )
+    async with RunSystem.in_process(settings) as system:
+        (account,) = await bench.seed_accounts(system.app, 1, retail, "other")
+    return Side(str(source), source, settings, url, account)
+
+
 async def main(arguments: argparse.Namespace) -> dict[str, Any]:
     """Seed once, then measure each part against its own server process."""
     levels = [int(value) for value in arguments.levels.split(",")] if arguments.levels else []
@@ -227,7 +272,10 @@ async def main(arguments: argparse.Namespace) -> dict[str, Any]:
         scratch = Path(scratch_dir)
         retail = scratch / "retail.db"
         await asyncio.to_thread(write_sqlite, generate(), retail)
-        with bench.app_database(arguments.database_url, scratch, "server") as url:
+        with contextlib.ExitStack() as databases:
+            url = databases.enter_context(
+                bench.app_database(arguments.database_url, scratch, "server")
+            )
             settings = Settings(
                 data_dir=scratch / "server",
                 database_url=url,
@@ -241,9 +289,16 @@ async def main(arguments: argparse.Namespace) -> dict[str, Any]:
                 accounts = await bench.seed_accounts(system.app, people, retail, "srv")
             figures["seeding_s"] = round(time.perf_counter() - seeding, 1)
             if not arguments.skip_overhead:
-                figures["overhead"] = await overhead(
-                    settings, url, accounts[0], arguments.answers, scratch, source
-                )
+                name = str(source) if source else "this checkout"
+                sides = [Side(name, source, settings, url, accounts[0])]
+                if arguments.compare_with:
+                    other = databases.enter_context(
+                        bench.app_database(arguments.database_url, scratch, "other")
+                    )
+                    sides.insert(
+                        0, await other_side(arguments.compare_with, other, scratch, retail)
+                    )
+                figures["overhead"] = await overhead(sides, arguments.answers, scratch)
             if levels and not arguments.skip_curve:
                 figures["latency_s"] = arguments.latency
                 figures["curve"] = [
@@ -263,17 +318,20 @@ def report(figures: dict[str, Any]) -> str:
     ]
     if "overhead" in figures:
         o = figures["overhead"]
-        lines += [
-            f"1. One-step answer, model answering at once ({o['answers']} answers in sequence)",
-            f"   wall (stream POST -> message_complete)  p50 {o['wall_ms']['p50']} ms  "
-            f"p95 {o['wall_ms']['p95']} ms",
-            f"   model (llm_call_end.durationMs, summed) p50 {o['model_ms']['p50']} ms  "
-            f"p95 {o['model_ms']['p95']} ms",
-            f"   non-LLM overhead (wall - model)         p50 {o['overhead_ms']['p50']} ms  "
-            f"p95 {o['overhead_ms']['p95']} ms  (budget p50 <= 100 ms)",
-            f"   first event                             p50 {o['first_event_ms']['p50']} ms",
-            f"   load average before/after {o['load_before']} / {o['load_after']}",
-        ]
+        lines.append("1. One-step answer, the model answering at once (answers in sequence)")
+        for name, side in o["sides"].items():
+            lines += [
+                f"   server {name}: {side['answers']} answers",
+                f"     wall (stream POST -> message_complete)  p50 {side['wall_ms']['p50']} ms  "
+                f"p95 {side['wall_ms']['p95']} ms",
+                f"     model (llm_call_end.durationMs, summed) p50 {side['model_ms']['p50']} ms  "
+                f"p95 {side['model_ms']['p95']} ms",
+                f"     non-LLM overhead (wall - model)         p50 {side['overhead_ms']['p50']} "
+                f"ms  p95 {side['overhead_ms']['p95']} ms  (budget p50 <= 100 ms)",
+                f"     first event                             p50 "
+                f"{side['first_event_ms']['p50']} ms",
+            ]
+        lines.append(f"   load average before/after {o['load_before']} / {o['load_after']}")
     if "curve" in figures:
         lines.append(
             f"2. Everyone at once, model {figures['latency_s']} s a call (2 calls an answer)"
@@ -304,6 +362,11 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--skip-curve", action="store_true")
     parser.add_argument(
         "--server-source", type=lambda text: Path(text).resolve(), help="another checkout's src"
+    )
+    parser.add_argument(
+        "--compare-with",
+        type=lambda text: Path(text).resolve(),
+        help="part 1 also runs a server of another checkout's src, taking turns with this one",
     )
     parser.add_argument("--label", default="now", help="names the results file")
     parser.add_argument("--database-url", help="a PostgreSQL server for the app database")
