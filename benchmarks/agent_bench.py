@@ -64,7 +64,7 @@ from dataagent.config import Settings  # noqa: E402
 from dataagent.demo import generate, write_sqlite  # noqa: E402
 from dataagent.llm import providers  # noqa: E402
 from dataagent.llm.calls import ModelInfo  # noqa: E402
-from dataagent.runs.events import RunWriter  # noqa: E402
+from dataagent.runs.event_log import RunWriter  # noqa: E402
 from dataagent.runs.system import RunSystem  # noqa: E402
 from dataagent.services import chats, connections, ontologies, semantic_models  # noqa: E402
 from dataagent.services.context import AppContext  # noqa: E402

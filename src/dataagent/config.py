@@ -187,15 +187,13 @@ class Settings(BaseSettings):
     )
 
     # --- the agent -------------------------------------------------------------------
-    agent_recursion_limit: int = Field(
-        30, ge=4, le=200, description="Graph steps one answer may take (2 per tool round)."
-    )
     agent_max_tool_rounds: int = Field(
-        10,
+        15,
         ge=1,
         le=50,
         validation_alias=_env("agent_max_tool_rounds"),
-        description="Tool rounds of one stateless chat answer.",
+        description="Tool rounds one answer may take (chat answers and the stateless chat); "
+        "the agent loop's graph takes two steps a round.",
     )
     agent_top_datasets: int = Field(
         10, ge=1, le=50, description="Datasets retrieved into the agent's prompt."

@@ -330,8 +330,8 @@ async def _keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
             await session.commit()
             chart_id = chart.id
         url = chart_store.chart_url(chart_id)
-        entry = {"id": str(chart_id), "url": url, "title": title}
+        entry = {"id": str(chart_id), "url": url, "title": title, "chartType": "image"}
         scope.charts.append(entry)
-        await scope.emit("chart", {**entry, "chartType": "image", "spec": None})
+        await scope.emit("chart", {**entry, "spec": None})
         lines.append(f"![chart]({url})")
     return lines

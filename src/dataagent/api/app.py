@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 ROUTERS = (
     health.router,
     auth.router,
+    auth.me_router,
     users.router,
     chats.router,
     agent.router,

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.runs.chat import message_start
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.services import llm
 from dataagent.services.context import AppContext

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.runs.events import StoredEvent
+from dataagent.runs.event_log import StoredEvent
 from dataagent.runs.runner import RunContext, Runner
 from dataagent.services import ontologies
 from dataagent.store import runs

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.agent import react
 from dataagent.errors import ErrorCode
 from dataagent.llm.calls import ChatClient
-from dataagent.runs.events import StoredEvent, partial_content
+from dataagent.runs.event_log import StoredEvent, partial_content
 from dataagent.runs.runner import RunContext
 from dataagent.services import chats as chat_services
 from dataagent.services import llm

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import ErrorCode
-from dataagent.runs.events import EventLog, StoredEvent, encode
+from dataagent.runs.event_log import EventLog, StoredEvent, encode
 from dataagent.runs.runner import RunHandler
 from dataagent.services import charts
 from dataagent.services.ontologies import INTERRUPTED as BUILD_INTERRUPTED

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.agent.events import RUN_EVENTS
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.runs.events import (
+from dataagent.runs.event_log import (
     TERMINAL_EVENTS,
     EventLog,
     LastEvent,

@@ -1,9 +1,10 @@
-"""A run's event log as Server-Sent Events: one frame per stored event, heartbeats between.
+"""Server-Sent Events: the one framer of every event stream, and a run's event log as one.
 
-Frame: `id: <seq>\\nevent: <type>\\ndata: <json>\\n\\n`, the JSON exactly as stored; a
-`: heartbeat\\n\\n` comment after `heartbeat_s` of silence keeps proxies from closing a quiet
-stream. The stream reads the log in short sessions of its own: the request's session is
-released before the first byte is sent.
+Frame: `id: <seq>\\nevent: <type>\\ndata: <json>\\n\\n`, the JSON exactly as stored (`encode`,
+which never holds a line break); a stream that cannot be resumed (seed 002's stateless
+chat) has no `id:` line. A `: heartbeat\\n\\n` comment after `heartbeat_s` of silence keeps
+proxies from closing a quiet stream. A run's stream reads the log in short sessions of its
+own: the request's session is released before the first byte is sent.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Final
 
 from starlette.responses import StreamingResponse
 
-from dataagent.runs.events import EventLog, StoredEvent
+from dataagent.runs.event_log import EventLog, StoredEvent
 
 MEDIA_TYPE: Final = "text/event-stream"
 HEARTBEAT: Final = b": heartbeat\n\n"
@@ -25,9 +26,16 @@ HEADERS: Final = {
 }
 
 
-def frame(event: StoredEvent) -> bytes:
-    """One SSE frame for a stored event."""
-    return f"id: {event.seq}\nevent: {event.event}\ndata: {event.data}\n\n".encode()
+def frame(event: str, data: str, event_id: int | None = None) -> bytes:
+    """One SSE frame: the event's type and its JSON text (`events.encode`), with its id when
+    the stream can be resumed from it (`Last-Event-ID`)."""
+    head = "" if event_id is None else f"id: {event_id}\n"
+    return f"{head}event: {event}\ndata: {data}\n\n".encode()
+
+
+def stored_frame(event: StoredEvent) -> bytes:
+    """The frame of an event of a run's log, its seq as its id."""
+    return frame(event.event, event.data, event.seq)
 
 
 async def frames(
@@ -35,7 +43,7 @@ async def frames(
 ) -> AsyncIterator[bytes]:
     """The run's frames after `after_seq`, live until its end, with heartbeats."""
     async for event in log.tail(run_id, after_seq, idle_s=heartbeat_s):
-        yield HEARTBEAT if event is None else frame(event)
+        yield HEARTBEAT if event is None else stored_frame(event)
 
 
 class EventStream(StreamingResponse):

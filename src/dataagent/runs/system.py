@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 from dataagent.config import Settings
 from dataagent.runs.builds import OntologyBuilds, RunBuilds
 from dataagent.runs.chat import ChatAnswers
-from dataagent.runs.events import EventLog
+from dataagent.runs.event_log import EventLog
 from dataagent.runs.reaper import Reaper
 from dataagent.runs.runner import LocalRunner, RunHandler
-from dataagent.runs.stateless import SERVER_STOPPING, StatelessChats
+from dataagent.runs.stateless_chats import SERVER_STOPPING, StatelessChats
 from dataagent.services.context import AppContext
 from dataagent.vocabulary import RunKind
 

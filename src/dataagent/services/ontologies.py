@@ -26,12 +26,13 @@ from dataagent.semantic.suggestions import Suggestion, suggest_questions
 from dataagent.semantic.yaml_io import load_yaml
 from dataagent.services.builds import BuildJobs
 from dataagent.services.context import AppContext
-from dataagent.store import ontologies, semantic_models
+from dataagent.store import ontologies, semantic_models, users
 from dataagent.store.models import (
     Ontology,
     OntologyDataset,
     OntologyRelationship,
     SemanticModelRecord,
+    User,
 )
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,50 @@ async def get_ontology(
 async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
     """The caller's ontologies, newest first."""
     return await ontologies.list_ontologies(session, owner_id)
+
+
+# --- the ontology a stateless chat asks about ---------------------------------------------------
+
+
+async def set_default_ontology(
+    session: AsyncSession, user: User, ontology_id: uuid.UUID | None
+) -> User:
+    """Set (or clear, with None) the ontology the person's stateless chat asks about when the
+    request names none, and commit; NOT_FOUND for an ontology that is not theirs."""
+    if ontology_id is not None:
+        await get_ontology(session, user.id, ontology_id)
+    await users.set_default_ontology(session, user.id, ontology_id)
+    await session.commit()
+    await session.refresh(user)
+    return user
+
+
+async def chat_ontology(
+    session: AsyncSession, user: User, ontology_id: uuid.UUID | None
+) -> Ontology:
+    """The ready ontology a stateless chat asks about: the one named, else the person's
+    default, else their only ready one. NOT_FOUND for one not theirs, VALIDATION_ERROR for
+    one not ready, or, when none is named and they have no default, unless exactly one of
+    theirs is ready (the sentence names those they can choose from)."""
+    chosen = ontology_id if ontology_id is not None else user.default_ontology_id
+    if chosen is not None:
+        ontology = await get_ontology(session, user.id, chosen)
+        require_ready(ontology)
+        return ontology
+    ready = [o for o in await list_ontologies(session, user.id) if o.status == "ready"]
+    if len(ready) == 1:
+        return ready[0]
+    if not ready:
+        raise DataAgentError(
+            ErrorCode.VALIDATION_ERROR,
+            "You have no ready ontology to ask about; build one first (POST /api/ontologies).",
+        )
+    names = ", ".join(sorted(f"{o.name!r} ({o.id})" for o in ready))
+    raise DataAgentError(
+        ErrorCode.VALIDATION_ERROR,
+        "Name the ontology to ask about (ontologyId) or set your default "
+        f"(PUT /api/me/default-ontology); you can choose from: {names}.",
+    )
 
 
 # --- readiness: the one check -----------------------------------------------------------------

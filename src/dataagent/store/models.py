@@ -70,6 +70,11 @@ class User(Base):
     token_version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     # The provider new chats start with (seed 001's user default); None: the system default.
     default_llm_provider: Mapped[LlmProvider | None] = mapped_column(String(50))
+    # The ontology a stateless chat asks about when the request names none; None: their only
+    # ready ontology, if they have one. (`use_alter`: ontologies refer to users too.)
+    default_ontology_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("ontologies.id", ondelete="SET NULL", use_alter=True)
+    )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -36,6 +36,18 @@ async def list_users(session: AsyncSession, page: int, page_size: int) -> tuple[
     return list(rows), total
 
 
+async def set_default_ontology(
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID | None
+) -> None:
+    """Set the user's default ontology (not committed; the caller checked it is theirs)."""
+    await session.execute(
+        update(User)
+        .where(User.id == user_id)
+        .values(default_ontology_id=ontology_id)
+        .execution_options(synchronize_session="fetch")
+    )
+
+
 async def account_state(session: AsyncSession, user_id: uuid.UUID) -> tuple[bool, int] | None:
     """The user's active flag and token version, read afresh; None when they were deleted."""
     row = (

@@ -4,20 +4,22 @@ only the chat model is scripted."""
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from datetime import datetime
 from typing import Any
 
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.graph import StateGraph
 from sqlalchemy import select
 from tests.fakes.scripted_model import Reply, ToolCall, call
 from tests.integration.agent.conftest import Retail
 
 from dataagent.agent.prompts import NO_ANSWER, NO_ANSWER_AFTER_QUERIES, STEP_LIMIT_NOTICE
-from dataagent.agent.react import MALFORMED
+from dataagent.agent.react import MALFORMED, loop_graph
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services import ontologies
-from dataagent.store.models import DataChat, DataChatMessage, Ontology, QueryRecord
+from dataagent.store.models import Chart, DataChat, DataChatMessage, Ontology, QueryRecord
 
 STATUS_SQL = "SELECT status, COUNT(*) AS n FROM orders GROUP BY status ORDER BY status"
 
@@ -178,7 +180,7 @@ async def test_parallel_tool_calls_are_matched_by_id(retail: Retail) -> None:
 
 
 async def test_step_limit_asks_for_an_answer_from_what_was_found(retail: Retail) -> None:
-    retail.world.context.settings.agent_recursion_limit = 5
+    retail.world.context.settings.agent_max_tool_rounds = 2
 
     def step(messages: list[BaseMessage]) -> Reply:
         last = messages[-1]
@@ -189,18 +191,18 @@ async def test_step_limit_asks_for_an_answer_from_what_was_found(retail: Retail)
     asked = await retail.ask("Keep looking", [], default=step)
     assert asked.answer.content == "I could only list the datasets."
     assert asked.answer.metadata["stepLimitReached"] is True
-    # 5 graph steps: agent, tools, agent, tools, agent; then the last word.
+    # Two rounds (agent, tools, agent, tools), a turn that wants a third; then the last word.
     assert len(asked.model.calls) == 4
     last_call = asked.model.calls[-1]
     assert not any(getattr(m, "tool_calls", None) for m in last_call[-2:])
 
 
 async def test_step_limit_without_a_last_word_fails(retail: Retail) -> None:
-    retail.world.context.settings.agent_recursion_limit = 4
+    retail.world.context.settings.agent_max_tool_rounds = 1
     with pytest.raises(DataAgentError) as caught:
         await retail.ask("Loop", [], default=Reply(tool_calls=[call("list_datasets")]))
     assert caught.value.code == ErrorCode.LLM_ERROR
-    assert "stopped after 4 steps" in caught.value.message
+    assert "stopped after 1 tool round without an answer" in caught.value.message
 
 
 async def test_malformed_tool_calls_are_told_then_bounded(retail: Retail) -> None:
@@ -318,3 +320,47 @@ async def test_chat_is_named_once_from_its_first_question(retail: Retail) -> Non
     assert chat is not None
     assert chat.name == "Which of our stores sold the most units of…"
     assert len(chat.name) <= 50
+
+
+async def test_create_chart_is_a_tool_of_chat_answers(retail: Retail) -> None:
+    """Issue 22, item 12: a chat answer can draw a chart; its `chart` event (with the
+    Vega-Lite spec) is in the answer's events and the message's metadata keeps the chart."""
+    rows = [{"region": "East", "n": 2}, {"region": "West", "n": 3}]
+    arguments = {"chart_type": "bar", "title": "Stores", "data": rows, "x": "region", "y": ["n"]}
+    asked = await retail.ask(
+        "Chart stores by region",
+        [Reply(tool_calls=[call("create_chart", "c", **arguments)]), Reply(text="Drawn.")],
+    )
+    names = asked.events.names()
+    assert names.index("tool_call") < names.index("chart") < names.index("tool_result")
+    (chart,) = asked.events.of("chart")
+    assert chart["chartType"] == "bar" and chart["spec"]["mark"]["type"] == "bar"
+    assert asked.answer.metadata["charts"] == [
+        {"id": chart["id"], "url": chart["url"], "title": "Stores", "chartType": "bar"}
+    ]
+    (result,) = asked.events.of("tool_result")
+    assert not result["isError"] and chart["url"] in result["result"]
+    async with retail.world.database.session() as session:
+        stored = await session.get(Chart, uuid.UUID(chart["id"]))
+    assert stored is not None and stored.message_id == asked.message_id
+    assert "create_chart" in {t["function"]["name"] for t in asked.model.tools_seen[0]}
+
+
+async def test_the_loop_is_compiled_once_for_every_answer(
+    retail: Retail, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22, item 21: the graph is compiled once per process, not per answer."""
+    graph = loop_graph()
+    compiled: list[object] = []
+    original = StateGraph.compile
+
+    def counting(self: StateGraph[Any], *args: Any, **kwargs: Any) -> Any:
+        compiled.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(StateGraph, "compile", counting)
+    for question in ("One?", "Two?"):
+        query = call("query_database", sql="SELECT COUNT(*) AS n FROM stores")
+        asked = await retail.ask(question, [Reply(tool_calls=[query]), Reply(text="Done.")])
+        assert asked.answer.content == "Done."
+    assert compiled == [] and loop_graph() is graph

@@ -17,7 +17,7 @@ from tests.fakes.scripted_model import Reply, ScriptedChatModel, call
 from tests.integration.agent.conftest import Asked, Recorder, Retail, scripted_client
 from tests.integration.sandbox.conftest import require_bwrap
 
-from dataagent.agent.stateless import chat_stream
+from dataagent.agent.stateless_answer import chat_stream
 from dataagent.llm.calls import ChatClient
 from dataagent.services import llm
 from dataagent.store.models import Chart, QueryRecord

@@ -56,7 +56,7 @@ async def test_drawn_images_are_kept_as_charts(retail: Retail) -> None:
     (event,) = asked.events.of("chart")
     assert (event["id"], event["url"], event["title"]) == (chart_id, url, "stores by region")
     assert asked.answer.metadata["charts"] == [
-        {"id": chart_id, "url": url, "title": "stores by region"}
+        {"id": chart_id, "url": url, "title": "stores by region", "chartType": "image"}
     ]
     async with retail.world.database.session() as session:
         chart = await session.get(Chart, uuid.UUID(chart_id))

@@ -6,7 +6,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from tests.fakes.scripted_model import Reply, ScriptedChatModel, call
 from tests.integration.agent.conftest import Recorder, Retail, scripted_client
 
-from dataagent.agent.stateless import chat_stream
+from dataagent.agent.stateless_answer import chat_stream
 
 SQL = "SELECT region, COUNT(*) AS n FROM stores GROUP BY region ORDER BY region"
 CONVERSATION = [

@@ -33,7 +33,7 @@ from tests.integration.api.conftest import Account, World, database_url, world
 from dataagent.config import Settings
 from dataagent.errors import ErrorCode
 from dataagent.runs.chat import ChatAnswers, fail_answer
-from dataagent.runs.events import StoredEvent
+from dataagent.runs.event_log import StoredEvent
 from dataagent.runs.runner import RunContext
 from dataagent.runs.system import RunSystem
 from dataagent.store.migrations import upgrade

@@ -19,7 +19,7 @@ from tests.integration.runs.conftest import Chat, message_of, new_chat, run_of, 
 
 from dataagent.runs import answers
 from dataagent.runs.chat import message_start
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.semantic.plan import QueryPlan
 from dataagent.services import queries

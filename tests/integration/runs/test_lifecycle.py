@@ -25,7 +25,7 @@ from tests.integration.runs.conftest import (
 from dataagent.api.app import create_app
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.chat import ANSWER_INTERRUPTED
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.services.ontologies import INTERRUPTED as BUILD_INTERRUPTED
 from dataagent.store import runs

@@ -22,7 +22,7 @@ from tests.integration.runs.conftest import (
 )
 
 from dataagent.errors import DataAgentError
-from dataagent.runs.events import EventLog
+from dataagent.runs.event_log import EventLog
 from dataagent.runs.system import RunSystem
 from dataagent.store import runs
 

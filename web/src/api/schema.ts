@@ -37,6 +37,7 @@ export interface paths {
          *
          *     Nothing is stored but the model calls' traces and any charts; the client keeps the
          *     conversation and sends it whole each time. One such chat per person at a time (429).
+         *     Without `ontologyId`: the caller's default ontology, else their only ready one.
          */
         post: operations["statelessChat"];
         delete?: never;
@@ -565,6 +566,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/default-ontology": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Default Ontology
+         * @description Set the ontology the caller's stateless chat asks about when a request names none
+         *     (null clears it); 404 for an ontology that is not theirs. The caller, as `GET
+         *     /api/auth/me` shows them.
+         */
+        put: operations["setDefaultOntology"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ontologies": {
         parameters: {
             query?: never;
@@ -980,6 +1003,30 @@ export interface paths {
          *     and stateless chats stop.
          */
         post: operations["signOutUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat
+         * @description Answer the conversation's last question about one of the caller's ontologies, streamed.
+         *
+         *     Nothing is stored but the model calls' traces and any charts; the client keeps the
+         *     conversation and sends it whole each time. One such chat per person at a time (429).
+         *     Without `ontologyId`: the caller's default ontology, else their only ready one.
+         */
+        post: operations["statelessChatV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1553,6 +1600,15 @@ export interface components {
             prompts: string[] | null;
             /** Versionhash */
             versionHash: string;
+        };
+        /**
+         * DefaultOntologyUpdate
+         * @description The ontology the caller's stateless chat asks about when a request names none; null
+         *     clears it (then their only ready ontology is used, if they have exactly one).
+         */
+        DefaultOntologyUpdate: {
+            /** Ontologyid */
+            ontologyId: string | null;
         };
         /**
          * DefaultProviderUpdate
@@ -2594,16 +2650,15 @@ export interface components {
         };
         /**
          * StatelessChatRequest
-         * @description The conversation so far (the last message is the user's question) and its ontology.
+         * @description The conversation so far (the last message is the user's question) and the ontology
+         *     to ask about: without `ontologyId`, the caller's default ontology (`PUT
+         *     /api/me/default-ontology`), else their only ready one.
          */
         StatelessChatRequest: {
             /** Messages */
             messages: components["schemas"]["ChatTurn"][];
-            /**
-             * Ontologyid
-             * Format: uuid
-             */
-            ontologyId: string;
+            /** Ontologyid */
+            ontologyId?: string | null;
         };
         /**
          * StreamRequest
@@ -2707,6 +2762,8 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            /** Defaultontologyid */
+            defaultOntologyId: string | null;
             /** Email */
             email: string;
             /**
@@ -2853,10 +2910,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
                 };
             };
-            /** @description Validation error */
+            /** @description The conversation is malformed, the ontology not ready, or none was named while the caller has no default and not exactly one ready ontology */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4515,15 +4576,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4699,15 +4763,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -4895,15 +4962,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: message_start
-                     *     data: {"messageId":"…","chatId":"…","runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}
-                     *
-                     *     id: 2
-                     *     event: message_chunk
-                     *     data: {"chunk":"Houston"}
+                     * @example {
+                     *       "data": "{\"chunk\":\"Houston\"}",
+                     *       "event": "message_chunk",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -5474,6 +5544,84 @@ export interface operations {
             };
         };
     };
+    setDefaultOntology: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefaultOntologyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserPublic_"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     listOntologies: {
         parameters: {
             query?: never;
@@ -5791,15 +5939,18 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 1
-                     *     event: build_start
-                     *     data: {"ontologyId":"…","runId":"…"}
-                     *
-                     *     id: 2
-                     *     event: build_complete
-                     *     data: {"ontologyId":"…","status":"ready","datasetCount":3,"relationshipCount":2}
+                     * @example {
+                     *       "data": "{\"ontologyId\":\"…\",\"status\":\"ready\",\"datasetCount\":3,\"relationshipCount\":2}",
+                     *       "event": "build_complete",
+                     *       "id": "2"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "build_complete" | "build_error" | "build_start";
+                        id: string;
+                    };
                 };
             };
             /** @description Validation error */
@@ -7668,6 +7819,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    statelessChatV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatelessChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer's events as Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "chart" | "chunk" | "clear_streaming" | "done" | "error" | "tool_call";
+                    };
+                };
+            };
+            /** @description The conversation is malformed, the ontology not ready, or none was named while the caller has no default and not exactly one ready ontology */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A chat answer of yours is already streaming */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No language model is configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -17,7 +17,7 @@ export function user(role: 'admin' | 'contributor' | 'viewer' = 'contributor'): 
     role === 'viewer'
       ? ['data_agent:read', 'ontologies:read', 'connections:read', 'semantic_models:read']
       : ['data_agent:read', 'data_agent:write', 'data_agent:delete', 'ontologies:read', 'ontologies:write'];
-  return { id: 'u1', email: 'ana@example.com', role, isActive: true, permissions, createdAt: T0 };
+  return { id: 'u1', email: 'ana@example.com', role, isActive: true, permissions, defaultOntologyId: null, createdAt: T0 };
 }
 
 export function chat(id: string, name: string, extra: Partial<Schemas['ChatPublic']> = {}): Schemas['ChatPublic'] {

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request, Response
 from dataagent.api.deps import ContextDep, CurrentUser, RunsDep, SessionDep, SignedInUser
 from dataagent.api.schemas import ERROR_RESPONSES, Envelope, ErrorBody
 from dataagent.api.schemas.users import (
+    DefaultOntologyUpdate,
     LoginInput,
     LoginResult,
     SessionPublic,
@@ -15,9 +16,11 @@ from dataagent.api.schemas.users import (
 )
 from dataagent.auth.tokens import COOKIE_NAME
 from dataagent.runs import accounts
-from dataagent.services import users
+from dataagent.services import ontologies, users
 
 router = APIRouter(prefix="/api/auth", tags=["auth"], responses=ERROR_RESPONSES)
+# The signed-in person's own settings.
+me_router = APIRouter(prefix="/api/me", tags=["auth"], responses=ERROR_RESPONSES)
 
 
 @router.post(
@@ -78,3 +81,14 @@ async def session_state(user: SignedInUser) -> Envelope[SessionPublic]:
     """Who is signed in, or `user: null`: the page asks this first, so a signed-out visit
     gets a 200 rather than a 401 (which a browser reports as an error in its console)."""
     return Envelope(data=SessionPublic(user=user_public(user) if user else None))
+
+
+@me_router.put("/default-ontology", operation_id="setDefaultOntology")
+async def set_default_ontology(
+    user: CurrentUser, session: SessionDep, body: DefaultOntologyUpdate
+) -> Envelope[UserPublic]:
+    """Set the ontology the caller's stateless chat asks about when a request names none
+    (null clears it); 404 for an ontology that is not theirs. The caller, as `GET
+    /api/auth/me` shows them."""
+    updated = await ontologies.set_default_ontology(session, user, body.ontology_id)
+    return Envelope(data=user_public(updated))

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    GetJsonSchemaHandler,
+    Strict,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, PydanticCustomError
 
 T = TypeVar("T")
 
@@ -18,6 +25,21 @@ NO_NUL = r"^[^\x00]*$"
 # Text that must say something: no NUL, and at least one character that is not white space
 # (white space around it is trimmed, so "  " would otherwise pass the schema and fail after).
 HAS_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
+
+
+def _no_text_or_flag(value: Any) -> Any:
+    if isinstance(value, bool | str):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+# The JSON types of a request body, as the schema states them. `JsonBool` is `true` or
+# `false` only (lax mode takes 0, "no", "off" for false). JSON Schema's integer is a number
+# without a fraction (5 and 5.0), never "5" or true, which lax mode takes: annotate an int
+# `Annotated[int, Field(ge=.., le=..), INTEGER_ONLY]`, its bounds before the check so the
+# schema states them as `minimum`/`maximum`.
+JsonBool = Annotated[bool, Strict()]
+INTEGER_ONLY = BeforeValidator(_no_text_or_flag)
 
 
 class ApiModel(BaseModel):

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel
-from dataagent.api.schemas.queries import QueryOutput
+from dataagent.api.schemas import ApiInput, ApiModel, JsonBool
+from dataagent.api.schemas.queries import MaxRows, QueryOutput
 from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.compiler import CompiledWindow
 from dataagent.semantic.joins import JoinPath
@@ -192,8 +192,8 @@ class CompileInput(ApiInput):
     """A QueryPlan to compile, and optionally run."""
 
     plan: QueryPlan = Field(json_schema_extra=_plan_needs_a_column)
-    execute: bool = False
-    max_rows: int | None = Field(None, ge=1, le=10_000)
+    execute: JsonBool = False
+    max_rows: MaxRows | None = None
 
 
 class BackfillResult(ApiModel):

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import INTEGER_ONLY, ApiInput, ApiModel
 from dataagent.services.queries import RecordedQuery
 from dataagent.vocabulary import QueryMode, QueryStatus
+
+# Rows a caller asks for at most (the server's own cap applies as well).
+MaxRows = Annotated[int, Field(ge=1, le=10_000), INTEGER_ONLY]
 
 
 class QueryInput(ApiInput):
@@ -25,7 +28,7 @@ class QueryInput(ApiInput):
     connection_id: uuid.UUID | SkipJsonSchema[None] = None
     ontology_id: uuid.UUID | SkipJsonSchema[None] = None
     sql: str = Field(min_length=1, max_length=100_000)
-    max_rows: int | None = Field(None, ge=1, le=10_000)
+    max_rows: MaxRows | None = None
 
     @model_validator(mode="after")
     def _one_target(self) -> QueryInput:

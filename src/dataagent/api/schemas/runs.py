@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Final
 
 from pydantic import Field
 
+from dataagent.agent.events import ANSWER_EVENTS, BUILD_EVENTS
 from dataagent.api.schemas import ApiInput, ApiModel, ErrorBody, json_errors
 from dataagent.store.models import AgentRun
 from dataagent.vocabulary import RunKind, RunStatus
@@ -46,25 +48,44 @@ def run_public(run: AgentRun) -> RunPublic:
     return RunPublic.model_validate(run)
 
 
+def sse_event_schema(events: Iterable[str], *, resumable: bool, description: str) -> dict[str, Any]:
+    """The schema of one Server-Sent Event of a stream, as a client's parser reads it: its
+    `event` type (one of `events`), its `data` (a JSON object) and, when the stream can be
+    resumed, its `id` (the event's sequence number, for `Last-Event-ID`). Before OpenAPI 3.2's
+    `itemSchema`, the `schema` of a `text/event-stream` describes each event (schemathesis
+    validates each one against it); `: heartbeat` comments are not events."""
+    properties: dict[str, Any] = {
+        "event": {"type": "string", "enum": sorted(events)},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"type": "object"},
+        },
+    }
+    if resumable:
+        properties["id"] = {"type": "string", "pattern": "^[1-9][0-9]*$"}
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": sorted(properties),
+        "additionalProperties": False,
+    }
+
+
 _FRAMES = (
-    "Server-Sent Events, one frame per stored event: `id: <seq>` (send it back as "
-    "`Last-Event-ID` to resume), `event: <type>` (message_start, message_chunk, "
-    "clear_streaming, text, tool_call, tool_result, llm_call_start, llm_call_end, "
-    "token_update, chart, message_complete, message_error; docs/events.md), `data: <JSON>`; "
-    "a `: heartbeat` comment on a quiet stream. The stream ends after message_complete or "
-    "message_error."
+    "One Server-Sent Event per stored event, as `id: <seq>` (send it back as `Last-Event-ID` "
+    "to resume), `event: <type>`, `data: <JSON>` lines and a blank line; a `: heartbeat` "
+    "comment on a quiet stream. The stream ends after message_complete or message_error "
+    "(docs/events.md)."
 )
 
 EVENT_STREAM: Final[dict[str, Any]] = {
     "description": "The run's events as Server-Sent Events",
     "content": {
         "text/event-stream": {
-            "schema": {"type": "string", "description": _FRAMES},
-            "example": (
-                'id: 1\nevent: message_start\ndata: {"messageId":"…","chatId":"…",'
-                '"runId":"…","startedAt":"2026-01-01T00:00:00+00:00"}\n\n'
-                'id: 2\nevent: message_chunk\ndata: {"chunk":"Houston"}\n\n'
-            ),
+            "schema": sse_event_schema(ANSWER_EVENTS, resumable=True, description=_FRAMES),
+            "example": {"id": "2", "event": "message_chunk", "data": '{"chunk":"Houston"}'},
         }
     },
 }
@@ -81,10 +102,10 @@ CLAIM_RESPONSES: Final[dict[int | str, dict[str, Any]]] = json_errors(
 REPLAY_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {200: EVENT_STREAM}
 
 _BUILD_FRAMES = (
-    "Server-Sent Events, one frame per stored event of the ontology's latest build: "
-    "`id: <seq>` (send it back as `Last-Event-ID` to resume), `event: <type>` (build_start, "
-    "build_complete, build_error; docs/events.md), `data: <JSON>`; a `: heartbeat` comment "
-    "on a quiet stream. The stream ends after build_complete or build_error."
+    "One Server-Sent Event per stored event of the ontology's latest build, as `id: <seq>` "
+    "(send it back as `Last-Event-ID` to resume), `event: <type>`, `data: <JSON>` lines and a "
+    "blank line; a `: heartbeat` comment on a quiet stream. The stream ends after "
+    "build_complete or build_error (docs/events.md)."
 )
 
 BUILD_EVENT_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
@@ -92,12 +113,13 @@ BUILD_EVENT_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
         "description": "The build's events as Server-Sent Events",
         "content": {
             "text/event-stream": {
-                "schema": {"type": "string", "description": _BUILD_FRAMES},
-                "example": (
-                    'id: 1\nevent: build_start\ndata: {"ontologyId":"…","runId":"…"}\n\n'
-                    'id: 2\nevent: build_complete\ndata: {"ontologyId":"…","status":"ready",'
-                    '"datasetCount":3,"relationshipCount":2}\n\n'
-                ),
+                "schema": sse_event_schema(BUILD_EVENTS, resumable=True, description=_BUILD_FRAMES),
+                "example": {
+                    "id": "2",
+                    "event": "build_complete",
+                    "data": '{"ontologyId":"…","status":"ready","datasetCount":3,'
+                    '"relationshipCount":2}',
+                },
             }
         },
     },

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from dataagent.api.schemas import ApiInput, ApiModel
+from dataagent.api.schemas import ApiInput, ApiModel, JsonBool
 from dataagent.auth.permissions import permissions_for
 from dataagent.services.users import EMAIL_PATTERN
 from dataagent.store.models import User
@@ -22,6 +22,8 @@ class UserPublic(ApiModel):
     role: Role
     is_active: bool
     permissions: list[str]
+    # The ontology their stateless chat asks about when a request names none.
+    default_ontology_id: uuid.UUID | None
     created_at: datetime
 
 
@@ -33,8 +35,16 @@ def user_public(user: User) -> UserPublic:
         role=user.role,
         is_active=user.is_active,
         permissions=sorted(p.value for p in permissions_for(user.role)),
+        default_ontology_id=user.default_ontology_id,
         created_at=user.created_at,
     )
+
+
+class DefaultOntologyUpdate(ApiInput):
+    """The ontology the caller's stateless chat asks about when a request names none; null
+    clears it (then their only ready ontology is used, if they have exactly one)."""
+
+    ontology_id: uuid.UUID | None
 
 
 class UserCreate(ApiInput):
@@ -49,7 +59,7 @@ class UserUpdate(ApiInput):
     """Changes to a user; omitted fields stay as they are."""
 
     role: Role | None = None
-    is_active: bool | None = None
+    is_active: JsonBool | None = None
     password: str | None = Field(None, min_length=8, max_length=1024)
 
 

@@ -30,11 +30,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import Receive, Scope, Send
 
 from dataagent.agent.events import STATELESS_EVENTS, Emit
-from dataagent.agent.stateless import chat_stream, check_messages
+from dataagent.agent.stateless_answer import chat_stream, check_messages
 from dataagent.errors import DataAgentError, ErrorCode, rate_limited
-from dataagent.runs.events import encode
+from dataagent.runs.event_log import encode
 from dataagent.runs.runner import LocalRunner
-from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream
+from dataagent.runs.sse import HEADERS, HEARTBEAT, EventStream, frame
 from dataagent.services import llm, ontologies
 from dataagent.services.context import AppContext
 from dataagent.services.users import STOPPED_DEACTIVATED, STOPPED_DELETED, STOPPED_SIGNED_OUT
@@ -49,9 +49,9 @@ _LAST_EVENTS: Final = frozenset({"done", "error"})
 SERVER_STOPPING = "The server is stopping."
 
 
-def frame(event: str, data: dict[str, Any]) -> bytes:
+def _frame(event: str, data: dict[str, Any]) -> bytes:
     """One SSE frame without an id (a stateless stream cannot be resumed)."""
-    return f"event: {event}\ndata: {encode(data)}\n\n".encode()
+    return frame(event, encode(data))
 
 
 def one_at_a_time(limit: int) -> str:
@@ -213,18 +213,19 @@ async def start_chat(
     chats: StatelessChats,
     session: AsyncSession,
     user: User,
-    ontology_id: uuid.UUID,
+    ontology_id: uuid.UUID | None,
     messages: Sequence[dict[str, Any]],
 ) -> StatelessStream:
     """Check everything that can be checked before the first byte (the model is configured,
     the messages are well formed, the ontology is the caller's and ready, the caller has no
-    other chat streaming here) on the request's session, close it, then stream."""
+    other chat streaming here) on the request's session, close it, then stream. Without an
+    `ontology_id`, the caller's default ontology, else their only ready one."""
     ctx = chats.app
     owner_id, token_version = user.id, user.token_version
     llm.require_provider(ctx)
     check_messages(messages)
-    ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
-    ontologies.require_ready(ontology)
+    ontology = await ontologies.chat_ontology(session, user, ontology_id)
+    ontology_id = ontology.id
     # The stream may last minutes: it holds no connection (each step opens a short session).
     await session.close()
     chat = chats.open(owner_id, token_version)
@@ -247,9 +248,9 @@ async def _frames(
         if event in _LAST_EVENTS:
             # Held back until the chat has ended here: a client that has read `done` may
             # at once ask again without meeting its own chat's 429.
-            last[:] = [frame(event, data)]
+            last[:] = [_frame(event, data)]
             return
-        await queue.put(frame(event, data))
+        await queue.put(_frame(event, data))
 
     async def answered() -> None:
         try:
@@ -279,10 +280,10 @@ async def _frames(
             yield last[0]
         elif chat.stopped is not None:
             code, reason = chat.stopped
-            yield frame("error", {"message": reason, "code": code.value})
+            yield _frame("error", {"message": reason, "code": code.value})
         else:
             failed = {"message": "The agent failed unexpectedly.", "code": "INTERNAL_ERROR"}
-            yield frame("error", failed)
+            yield _frame("error", failed)
     finally:
         # The client went away (or the answer ended): nothing runs on without a listener.
         task = chat.task

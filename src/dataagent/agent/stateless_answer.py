@@ -1,11 +1,13 @@
 """Seed 002's stateless chat (`POST /api/agent/chat`): the conversation comes with the request.
 
-Nothing is stored but the query records and charts the tools make. The loop streams each
-model turn's text as `chunk`; a turn that calls tools is followed by `clear_streaming`,
-the tools run, and each one is reported as a `tool_call` event with its input, the text
-the model thought aloud, a result summary and its duration. At most
-`agent_max_tool_rounds` tool rounds; then `error`. Each round runs under the answer's
-`ToolBudget`, as the ReAct loop's do (`agent.budget`). The end is `done` or `error`.
+Nothing is stored but the query records and charts the tools make. It runs the agent's one
+loop (`react.LoopAnswer`: the same tools, budget and `agent_max_tool_rounds` as a chat
+answer) with `StatelessHooks`, which write seed 002's events: each model turn's text as
+`chunk`; a turn that calls tools is followed by `clear_streaming`, the tools run, and each
+is reported as a `tool_call` event with its input, the text the model thought aloud, a
+result summary and its duration, then a `chart` per chart the round made. A model that
+wants a round past the limit ends the answer with `error` (seed 002). The end is `done` or
+`error`.
 """
 
 from __future__ import annotations
@@ -15,17 +17,16 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.tools import BaseTool
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
 from dataagent.agent.budget import prompt_limits
-from dataagent.agent.chart_tool import make_chart_tool
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import ground
 from dataagent.agent.history import SUMMARY_CHARS
 from dataagent.agent.prompts import system_prompt
-from dataagent.agent.tool_calls import ToolOutcome, run_turn
-from dataagent.agent.tools import ToolScope, make_tools
+from dataagent.agent.react import LoopAnswer, loop_tools
+from dataagent.agent.tool_calls import ToolOutcome, Turn
+from dataagent.agent.tools import ToolScope
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient, bounded_json, clip_text, text_of, tool_arguments_json
 from dataagent.services import ontologies
@@ -39,11 +40,11 @@ ROLES = ("user", "assistant")
 _ROOM = 2 * SUMMARY_CHARS
 
 
-def check_messages(messages: Sequence[dict[str, Any]]) -> list[BaseMessage]:
+def check_messages(messages: Sequence[dict[str, Any]]) -> list[AnyMessage]:
     """The request's messages as chat messages; VALIDATION_ERROR unless the last is the user's."""
     if not messages:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "Send at least one message.")
-    converted: list[BaseMessage] = []
+    converted: list[AnyMessage] = []
     for item in messages:
         role, content = item.get("role"), item.get("content")
         if role not in ROLES or not isinstance(content, str):
@@ -73,15 +74,61 @@ def result_summary(outcome: ToolOutcome) -> str:
     return clip_text(" ".join(clip_text(outcome.text, _ROOM).split()), SUMMARY_CHARS)
 
 
-async def _tools(
-    ctx: AppContext, owner_id: uuid.UUID, scope: ToolScope, charts: list[dict[str, Any]]
-) -> list[BaseTool]:
-    tools = make_tools(scope)
+class StatelessHooks:
+    """Seed 002's events of the loop: `chunk`, `clear_streaming`, a `tool_call` per call once
+    its round has run, then that round's `chart`s."""
 
-    async def on_chart(chart: dict[str, Any]) -> None:
-        charts.append(chart)
+    def __init__(self, emit: Emit, result_chars: int) -> None:
+        self.emit = emit
+        self.result_chars = result_chars
+        self._charts: list[dict[str, Any]] = []
 
-    return [*tools, make_chart_tool(ctx, owner_id, None, on_chart)]
+    async def on_text(self, piece: str) -> None:
+        """`chunk`."""
+        await self.emit("chunk", {"content": piece})
+
+    async def before_tools(self, reply: AIMessage) -> None:
+        """`clear_streaming`: the text streamed so far was the model thinking aloud."""
+        await self.emit("clear_streaming", {})
+
+    async def on_call(self, call: dict[str, Any]) -> None:
+        """Nothing yet: seed 002 reports a call once it has run."""
+
+    async def on_outcome(self, outcome: ToolOutcome) -> None:
+        """Nothing yet: the round's calls are reported together, in call order."""
+
+    async def chart(self, chart: dict[str, Any]) -> None:
+        """A chart the round made, sent after the round's `tool_call`s."""
+        self._charts.append(chart)
+
+    async def tool_event(self, event: str, data: dict[str, Any]) -> None:
+        """What the tools emit (`chart` for an image `run_python` drew), held for the round's
+        end like the rest of its charts."""
+        if event == "chart":
+            await self.chart(data)
+        else:
+            await self.emit(event, data)
+
+    async def after_tools(self, turn: Turn, reply: AIMessage, round_: int) -> None:
+        """A `tool_call` {tool, input_summary, input_raw, thinking, result_summary,
+        duration_ms, iteration} per call, then the round's `chart`s."""
+        thinking = clip_text(text_of(reply.content), self.result_chars)
+        for outcome in turn.outcomes:
+            await self.emit(
+                "tool_call",
+                {
+                    "tool": outcome.name,
+                    "input_summary": input_summary(outcome.args),
+                    "input_raw": bounded_json(outcome.args, self.result_chars),
+                    "thinking": thinking,
+                    "result_summary": result_summary(outcome),
+                    "duration_ms": outcome.duration_ms,
+                    "iteration": round_,
+                },
+            )
+        charts, self._charts = self._charts, []
+        for chart in charts:
+            await self.emit("chart", chart)
 
 
 async def chat_stream(
@@ -124,18 +171,16 @@ async def _chat(
         model = ontologies.ready_model(ontology)
         target = await ontology_target(ctx, session, owner_id, ontology)
     grounding = await ground(ctx, ontology, model, question)
+    hooks = StatelessHooks(emit, settings.agent_tool_result_chars)
     scope = ToolScope(
         ctx=ctx,
         owner_id=owner_id,
         ontology=ontology,
         model=model,
         target=target,
-        emit=emit,
+        emit=hooks.tool_event,
         question=question,
     )
-    made: list[dict[str, Any]] = []
-    tools = await _tools(ctx, owner_id, scope, made)
-    by_name = {tool.name: tool for tool in tools}
     prompt = system_prompt(
         grounding.datasets,
         grounding.joins,
@@ -143,40 +188,14 @@ async def _chat(
         prompt_limits(settings),
         metrics=grounding.metrics,
     )
-
-    async def on_text(piece: str) -> None:
-        await emit("chunk", {"content": piece})
-
-    history: list[BaseMessage] = [SystemMessage(prompt), *conversation]
-    rounds = settings.agent_max_tool_rounds
-    iteration = 0
-    while True:
-        reply = await client.stream(history, tools=tools, on_text=on_text)
-        if not (reply.tool_calls or reply.invalid_tool_calls):
-            await emit("done", {"status": "completed"})
-            return
-        if iteration >= rounds:
-            raise DataAgentError(
-                ErrorCode.LLM_ERROR, f"The agent reached its limit of {rounds} tool rounds."
-            )
-        iteration += 1
-        await emit("clear_streaming", {})
-        thinking = text_of(reply.content)
-        turn = await run_turn(scope.budget, by_name, reply)
-        history.append(turn.reply)
-        history.extend(turn.messages)
-        for outcome in turn.outcomes:
-            await emit(
-                "tool_call",
-                {
-                    "tool": outcome.name,
-                    "input_summary": input_summary(outcome.args),
-                    "input_raw": bounded_json(outcome.args, settings.agent_tool_result_chars),
-                    "thinking": clip_text(thinking, settings.agent_tool_result_chars),
-                    "result_summary": result_summary(outcome),
-                    "duration_ms": outcome.duration_ms,
-                    "iteration": iteration,
-                },
-            )
-        while made:
-            await emit("chart", made.pop(0))
+    loop = LoopAnswer(
+        client=client,
+        tools=loop_tools(scope, hooks.chart),
+        prompt=prompt,
+        budget=scope.budget,
+        hooks=hooks,
+        max_rounds=settings.agent_max_tool_rounds,
+        last_word=False,
+    )
+    await loop.run(conversation)
+    await emit("done", {"status": "completed"})
