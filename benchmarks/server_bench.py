@@ -25,7 +25,8 @@ send the question, `POST .../stream`, read the SSE frames to `message_complete`)
         [--database-url postgresql://...]
 
 `--compare-with` and `--server-source` name another checkout's `src` (e.g. `git archive
-<base> src | tar -x -C /tmp/base`); the seeding and the client stay this checkout's.
+<base> src | tar -x -C /tmp/base`); the seeding (so the migrations) and the client stay this
+checkout's, so that code must share this checkout's database migrations.
 `--server-source` runs every part on that code instead of this checkout's.
 The machine's load average is recorded with every figure (other work shares the CPUs).
 Prints a summary and writes benchmarks/results/server_<label>.json. Figures, not tests.
@@ -106,7 +107,8 @@ async def server(
         await bench.wait_until_up(base_url, process)
         yield base_url
     finally:
-        process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have exited (see its log)
+            process.send_signal(signal.SIGTERM)
         try:
             await asyncio.wait_for(process.wait(), 30)
         except TimeoutError:
