@@ -363,9 +363,7 @@ async def retrieval_and_prompt(ctx: AppContext, account: Account, runs: int) -> 
             await ontologies.search(ctx, session, context.ontology, QUESTION)
             search_s.append(time.perf_counter() - started)
             started = time.perf_counter()
-            datasets = (
-                await ground(ctx, session, context.ontology, context.model, QUESTION)
-            ).datasets
+            datasets = (await ground(ctx, context.ontology, context.model, QUESTION)).datasets
             ground_s.append(time.perf_counter() - started)
     limits = PromptLimits(ctx.settings.query_max_rows, ctx.settings.query_timeout_s)
     relationships = join_hints(context.model)

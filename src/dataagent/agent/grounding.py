@@ -7,10 +7,9 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from dataagent.agent.prompts import JoinHint, PromptDataset, PromptMetric, join_hints_among
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.llm.embeddings import Matrix
 from dataagent.ontology.metrics import definition, metric_datasets
 from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.model import SemanticModel
@@ -75,7 +74,6 @@ def prompt_metrics(model: SemanticModel, names: Sequence[str]) -> list[PromptMet
 
 async def ground(
     ctx: AppContext,
-    session: AsyncSession,
     ontology: Ontology,
     model: SemanticModel,
     question: str,
@@ -83,20 +81,25 @@ async def ground(
     """The top datasets for the question (YAML included), the relationships among them and
     the best-matching metrics.
 
+    The question is embedded first, with no database session open, so no connection is held
+    while the embedding model works; then one short session reads the index and the YAML.
     An ontology whose embeddings came from another provider cannot be searched until it is
     rebuilt; the answer then starts from nothing retrieved and the model lists datasets.
     """
     try:
-        ranking = await ontologies.search(
-            ctx, session, ontology, question, k=ctx.settings.agent_top_datasets
-        )
+        query: Matrix | None = await ontologies.embed_question(ctx, ontology, question)
     except DataAgentError as exc:
         if exc.code != ErrorCode.CONFLICT:
             raise
         log.warning("ontology %s: search unavailable (%s)", ontology.id, exc.message)
+        query = None
+    async with ctx.database.session() as session:
         ranking = Ranking([], [])
-    names = [hit.name for hit in ranking.datasets]
-    rows = await ontologies.datasets_by_name(session, ontology, names)
+        if query is not None:
+            k = ctx.settings.agent_top_datasets
+            ranking = await ontologies.rank(ctx, session, ontology, question, query, k)
+        names = [hit.name for hit in ranking.datasets]
+        rows = await ontologies.datasets_by_name(session, ontology, names)
     datasets = [PromptDataset(row.name, row.description, row.yaml) for row in rows]
     metrics = prompt_metrics(model, [m.name for m in ranking.metrics[:PROMPT_METRICS]])
     joins = join_hints_among([d.name for d in datasets], join_hints(model))

@@ -327,7 +327,7 @@ async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prep
         if chats.is_unnamed(chat.name):
             first = next(m for m in conversation.messages if m.role == "user")
             await chats.name_unnamed_chat(session, chat.id, name_from_question(first.content))
-        grounding = await ground(ctx, session, context.ontology, context.model, question)
+    grounding = await ground(ctx, context.ontology, context.model, question)
     earlier = [HistoryMessage.of(m) for m in conversation.earlier]
     saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
     scope = ToolScope(

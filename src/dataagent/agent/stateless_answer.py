@@ -170,7 +170,7 @@ async def _chat(
         ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
         model = ontologies.ready_model(ontology)
         target = await ontology_target(ctx, session, owner_id, ontology)
-        grounding = await ground(ctx, session, ontology, model, question)
+    grounding = await ground(ctx, ontology, model, question)
     hooks = StatelessHooks(emit, settings.agent_tool_result_chars)
     scope = ToolScope(
         ctx=ctx,

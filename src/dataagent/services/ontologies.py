@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode, not_found
-from dataagent.llm.embeddings import EmbeddingProvider
+from dataagent.llm.embeddings import EmbeddingProvider, Matrix
 from dataagent.ontology.metrics import metric_docs
 from dataagent.ontology.retrieval import DatasetIndex, Ranking, dataset_docs, embed_datasets
 from dataagent.semantic.joins import JoinPath, join_paths
@@ -339,6 +339,19 @@ async def search(
     provider: EmbeddingProvider | None = None,
 ) -> Ranking:
     """The datasets and metrics of this ontology (and no other) most relevant to the question."""
+    query = await embed_question(ctx, ontology, question, provider)
+    return await rank(ctx, session, ontology, question, query, k)
+
+
+async def embed_question(
+    ctx: AppContext,
+    ontology: Ontology,
+    question: str,
+    provider: EmbeddingProvider | None = None,
+) -> Matrix:
+    """The question's vector, by the provider that embedded this ontology (CONFLICT when the
+    ontology was embedded by another). Needs no database session: a caller that has none
+    open holds no connection while the model embeds."""
     require_ready(ontology)
     embedder = await _embedder(ctx, provider)
     if ontology.embedding_provider != embedder.name:
@@ -347,10 +360,21 @@ async def search(
             "The ontology was embedded with another provider: rebuild it "
             "(or run `dataagent ontology backfill`).",
         )
+    return await asyncio.to_thread(embedder.embed_query, question)
+
+
+async def rank(
+    ctx: AppContext,
+    session: AsyncSession,
+    ontology: Ontology,
+    question: str,
+    query: Matrix,
+    k: int = 10,
+) -> Ranking:
+    """The ontology's datasets and metrics ranked for the question and its vector."""
     index = await _index(ctx, session, ontology)
     if not len(index):
         return Ranking([], [])
-    query = await asyncio.to_thread(embedder.embed_query, question)
     return index.rank(question, query, k)
 
 
