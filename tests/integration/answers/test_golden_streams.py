@@ -10,13 +10,12 @@ equal its transcript in tests/fixtures/streams/. The stateless stream is also re
 seven fields, and the message the client ends with.
 
 Run with DATAAGENT_UPDATE_GOLDEN=1 to rewrite the transcripts after an intended change (and
-read the diff).
+read the diff); CI refuses that mode (see `update_golden`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 import pytest
 from tests.fakes.openai_server import FakeOpenAIServer, Step, tool
+from tests.fixtures.compiler.compiler_golden import update_golden
 from tests.integration.api.conftest import World
 from tests.integration.runs.conftest import Live, new_chat, parse, read_frames
 
@@ -175,7 +175,7 @@ def check_golden(name: str, transcript: list[list[Any]]) -> None:
     """Compare with (or, with DATAAGENT_UPDATE_GOLDEN=1, write) tests/fixtures/streams/`name`."""
     path = GOLDEN / f"{name}.json"
     text = json.dumps(transcript, indent=1, ensure_ascii=False) + "\n"
-    if os.environ.get("DATAAGENT_UPDATE_GOLDEN") == "1":
+    if update_golden():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     assert text == path.read_text(), f"{name} differs from its golden transcript"
