@@ -1341,7 +1341,7 @@ export interface components {
             url?: string | null;
             /** Username */
             username?: string | null;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * ConnectionPublic
          * @description A connection as the API shows it: never a password or a URL with one.
@@ -1416,7 +1416,7 @@ export interface components {
             url?: string | null;
             /** Username */
             username?: string | null;
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * DatasetDetail
          * @description A dataset's YAML, fields and relationships.
