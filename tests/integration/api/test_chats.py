@@ -188,7 +188,7 @@ async def test_create_chat(world: World) -> None:
     )
     assert response.status_code == 201
     data = response.json()["data"]
-    assert data["name"] == "Sales Q4"
+    assert data["name"] == " Sales Q4 "  # kept as sent: text is never trimmed
     assert data["ownerId"] == str(world.contributor.id)
     assert data["messages"] == []
     assert data["llmProvider"] is None

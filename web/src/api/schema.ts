@@ -1388,7 +1388,7 @@ export interface components {
             url?: string | null;
             /** Username */
             username?: string | null;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * ConnectionPublic
          * @description A connection as the API shows it: never a password or a URL with one.
@@ -1463,7 +1463,7 @@ export interface components {
             url?: string | null;
             /** Username */
             username?: string | null;
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * DatasetDetail
          * @description A dataset's YAML, fields and relationships.

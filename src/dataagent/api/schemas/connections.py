@@ -44,32 +44,65 @@ class CredentialFields(ApiInput):
         }
 
 
-def _url_matches_dialect(schema: dict[str, Any]) -> None:
-    """Write the spec's rules into the schema: each dialect's URL schemes, and without a URL,
-    a file path (SQLite, DuckDB) or a host and database name (servers)."""
-    no_url = {"url": {"type": "null"}}
+# What a URL must hold when no field beside it gives that part (ConnectionSpec's rules): a
+# path naming the database (or the file), and for a server, a host.
+URL_WITH_PATH = r"^[^:/?#]+://[^/?#]*/[^?#]*[^/?#]"
+_PORT = r"(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?"
+# A server's URL as urlsplit reads it: user info, a host (an IPv6 address in brackets), a port.
+URL_SERVER = rf"^[^:/?#]+://([^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#@:\[\]]*){_PORT}([/?#]|$)"
+URL_WITH_HOST = rf"^[^:/?#]+://([^/?#@]*@)?(\[[^\]/?#]+\]|[^/?#@:\[\]]+){_PORT}([/?#]|$)"
+_SERVERS = [d for d in DIALECTS if d not in FILE_DIALECTS]
+
+
+def _url_rules(dialect_required: bool) -> list[dict[str, Any]]:
+    """The spec's rules as JSON Schema: each dialect's URL schemes, what a URL must hold
+    when no field gives that part, and without a URL, a file path (SQLite, DuckDB) or a host
+    and database name (servers). On an update (`dialect_required=False`) only what the body
+    itself shows: its own dialect, its own URL."""
+    url_alone = {"url": {"type": "string"}}
     rules: list[dict[str, Any]] = [
         {
-            "if": {
-                "properties": {"dialect": {"enum": sorted(FILE_DIALECTS)}, **no_url},
-                "required": ["dialect"],
-            },
-            "then": {"required": ["database"], "properties": {"database": {"type": "string"}}},
+            # Any dialect: a URL given without `database` names the database (or file).
+            "if": {"properties": {**url_alone, "database": {"type": "null"}}, "required": ["url"]},
+            "then": {"properties": {"url": {"pattern": URL_WITH_PATH}}},
+        },
+        {
+            "if": {"properties": {"dialect": {"enum": _SERVERS}}, "required": ["dialect", "url"]},
+            "then": {"properties": {"url": {"pattern": URL_SERVER}}},
         },
         {
             "if": {
                 "properties": {
-                    "dialect": {"enum": [d for d in DIALECTS if d not in FILE_DIALECTS]},
-                    **no_url,
+                    "dialect": {"enum": _SERVERS},
+                    **url_alone,
+                    "host": {"type": "null"},
                 },
-                "required": ["dialect"],
+                "required": ["dialect", "url"],
             },
-            "then": {
-                "required": ["host", "database"],
-                "properties": {"host": {"type": "string"}, "database": {"type": "string"}},
-            },
+            "then": {"properties": {"url": {"pattern": URL_WITH_HOST}}},
         },
     ]
+    if dialect_required:
+        no_url = {"url": {"type": "null"}}
+        rules += [
+            {
+                "if": {
+                    "properties": {"dialect": {"enum": sorted(FILE_DIALECTS)}, **no_url},
+                    "required": ["dialect"],
+                },
+                "then": {"required": ["database"], "properties": {"database": {"type": "string"}}},
+            },
+            {
+                "if": {
+                    "properties": {"dialect": {"enum": _SERVERS}, **no_url},
+                    "required": ["dialect"],
+                },
+                "then": {
+                    "required": ["host", "database"],
+                    "properties": {"host": {"type": "string"}, "database": {"type": "string"}},
+                },
+            },
+        ]
     for dialect in DIALECTS:
         schemes = sorted(a for a, d in DIALECT_ALIASES.items() if d == dialect)
         pattern = f"^({'|'.join(schemes)})(\\+[a-z0-9]+)?://"
@@ -79,13 +112,21 @@ def _url_matches_dialect(schema: dict[str, Any]) -> None:
                 "then": {"properties": {"url": {"pattern": pattern}}},
             }
         )
-    schema["allOf"] = rules
+    return rules
+
+
+def _create_rules(schema: dict[str, Any]) -> None:
+    schema["allOf"] = _url_rules(dialect_required=True)
+
+
+def _update_rules(schema: dict[str, Any]) -> None:
+    schema["allOf"] = _url_rules(dialect_required=False)
 
 
 class ConnectionCreate(CredentialFields):
     """A new connection."""
 
-    model_config = ConfigDict(json_schema_extra=_url_matches_dialect)
+    model_config = ConfigDict(json_schema_extra=_create_rules)
 
     name: str = Field(min_length=1, max_length=255, pattern=HAS_TEXT)
     dialect: Dialect
@@ -93,6 +134,8 @@ class ConnectionCreate(CredentialFields):
 
 class ConnectionUpdate(CredentialFields):
     """A new name, or new credentials (merged over the stored ones)."""
+
+    model_config = ConfigDict(json_schema_extra=_update_rules)
 
     name: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
     dialect: Dialect | None = None
