@@ -3606,6 +3606,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getConnection: {
@@ -3854,6 +3863,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     testConnection: {
@@ -3932,6 +3950,15 @@ export interface operations {
             };
             /** @description Too many of your queries running or waiting */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5337,6 +5364,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteDataset: {
@@ -5491,6 +5527,15 @@ export interface operations {
             };
             /** @description Too many of your queries running or waiting */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6224,6 +6269,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getOntologyDataset: {
@@ -6786,6 +6840,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getRun: {
@@ -7007,6 +7070,15 @@ export interface operations {
             };
             /** @description Too many of your queries running or waiting */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7322,6 +7394,15 @@ export interface operations {
             };
             /** @description Too many of your queries running or waiting */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -177,4 +177,8 @@ def json_errors(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, d
 # Routes whose work runs on the query pool: a user over their share gets 429.
 POOL_RESPONSES: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorBody, "description": "Too many of your queries running or waiting"},
+    502: {
+        "model": ErrorBody,
+        "description": "The database could not be reached or opened (CONNECTION_FAILED)",
+    },
 }

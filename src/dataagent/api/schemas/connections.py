@@ -27,11 +27,18 @@ class ConnectionPublic(ApiModel):
     updated_at: datetime
 
 
+# A host as the connection drivers take it: a host name of ASCII labels (1-63 characters,
+# dots between, one trailing dot allowed; an international name in its xn-- form), or an IPv4
+# or IPv6 address (brackets and a %zone allowed). The spec's own check (IDNA) accepts all of
+# these, so what the document accepts, the server accepts.
+HOST_PATTERN = r"^(?:[A-Za-z0-9_%:\[\]-]{1,63}\.)*[A-Za-z0-9_%:\[\]-]{1,63}\.?$"
+
+
 class CredentialFields(ApiInput):
     """Either `url`, or host / port / database / username / password."""
 
     url: SecretStr | None = Field(None, min_length=1, max_length=4096)
-    host: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
+    host: str | None = Field(None, min_length=1, max_length=255, pattern=HOST_PATTERN)
     port: int | None = Field(None, ge=1, le=65535)
     database: str | None = Field(None, min_length=1, max_length=4096, pattern=HAS_TEXT)
     username: str | None = Field(None, min_length=1, max_length=255, pattern=HAS_TEXT)
