@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.services.connections import add_managed_connection
 from dataagent.services.context import AppContext
 from dataagent.sources.datasets import DatasetFiles, DatasetSchema
@@ -75,7 +75,14 @@ async def dataset_schema(
     """The tables and columns of one of the caller's datasets, with sample rows if asked."""
     dataset = await file_datasets.get_dataset(session, owner_id, dataset_id)
     files = DatasetFiles.from_settings(ctx.settings)
-    tables = await ctx.query_pool.run(owner_id, files.schema, dataset.registry_id, sample_rows)
+    try:
+        tables = await ctx.query_pool.run(owner_id, files.schema, dataset.registry_id, sample_rows)
+    except DataAgentError as exc:
+        # Deleted meanwhile (its row, then its files): gone, not a failing database.
+        gone = not files.database_path(dataset.registry_id).exists()
+        if exc.code is ErrorCode.CONNECTION_FAILED and gone:
+            raise not_found("Dataset") from exc
+        raise
     return DatasetSchema(
         id=str(dataset.id), name=dataset.name, version_hash=dataset.version_hash, tables=tables
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,6 +15,7 @@ from tests.integration.api.conftest import World, built
 
 from dataagent.demo import DemoData, load_postgres, write_duckdb
 from dataagent.demo.facts import DemoFacts
+from dataagent.sources.datasets import DatasetFiles
 
 DEMO_TABLES = {"stores", "customers", "categories", "products", "orders", "order_items"}
 DEMO_LINKS = {
@@ -273,6 +275,29 @@ async def test_file_datasets(world: World) -> None:
         "/api/query", json={"connectionId": dataset["connectionId"], "sql": "SELECT 1"}
     )
     assert gone.status_code == 404
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_dataset_deleted_while_its_schema_is_read_is_not_found(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A delete that removes the files after the schema read found the row (schemathesis,
+    two workers) answered 502 CONNECTION_FAILED; the dataset is gone: 404."""
+    client = world.contributor.client
+    uploaded = await client.post(
+        "/api/datasets", data={"name": "gone"}, files={"files": ("a.csv", b"a\n1\n", "text/csv")}
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    read = DatasetFiles.schema
+
+    def deleted_meanwhile(files: DatasetFiles, dataset_id: str, sample_rows: int = 0) -> Any:
+        files.delete(dataset_id)
+        return read(files, dataset_id, sample_rows)
+
+    monkeypatch.setattr(DatasetFiles, "schema", deleted_meanwhile)
+    response = await client.get(f"/api/datasets/{uploaded.json()['data']['id']}/schema")
+    assert response.status_code == 404, response.text
+    assert response.json()["error"]["code"] == "NOT_FOUND"
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
