@@ -64,6 +64,7 @@ from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient, bounded_json, clip_text, text_of
 from dataagent.services import chats
 from dataagent.services.context import AppContext
+from dataagent.vocabulary import MessageStatus
 
 MAX_MALFORMED_TURNS = 3
 MALFORMED = "The model kept sending malformed tool calls."
@@ -90,10 +91,12 @@ class AnswerRequest:
 
 @dataclass(frozen=True)
 class Answer:
-    """The answer's text and its metadata (tool calls, tokens, datasets, charts, timing)."""
+    """The answer's text, its metadata (tool calls, tokens, datasets, charts, timing) and the
+    message's status (`clarification_needed` when the pipeline asks before answering)."""
 
     content: str
     metadata: dict[str, Any]
+    status: MessageStatus = "complete"
 
 
 class AgentState(TypedDict):
