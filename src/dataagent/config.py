@@ -194,6 +194,12 @@ class Settings(BaseSettings):
     )
 
     # --- the agent -------------------------------------------------------------------
+    # `vocabulary.AgentMode`, spelled out: config and vocabulary are sibling rooms.
+    agent_default_mode: Literal["react", "pipeline"] = Field(
+        "pipeline",
+        description="How a new chat answers when its creator names no mode: `pipeline` (seed "
+        "001's six phases) or `react` (the tool loop).",
+    )
     agent_max_tool_rounds: int = Field(
         15,
         ge=1,

@@ -28,8 +28,18 @@ MANAGED_CONNECTION_KINDS: Final[frozenset[ConnectionKind]] = frozenset({"files",
 LlmProvider = Literal["openai", "anthropic", "azure", "openai_compatible"]
 LLM_PROVIDERS: Final[tuple[LlmProvider, ...]] = get_args(LlmProvider)
 
-# How a chat answers: the ReAct agent of seed 000 (the pipeline of seed 001 comes later).
-AgentMode = Literal["react"]
+# How a chat answers: the ReAct agent of seed 000, or seed 001's six-phase pipeline.
+AgentMode = Literal["react", "pipeline"]
+AGENT_MODES: Final[tuple[AgentMode, ...]] = get_args(AgentMode)
+
+# A stored preference (seed 001): written by its user, or saved from a clarification's answer.
+PreferenceSource = Literal["manual", "auto_captured"]
+# Which preferences a listing returns: global ones (no ontology), one ontology's, or all.
+PreferenceScope = Literal["global", "ontology", "all"]
+# What the agent does with the answers to its clarifying questions (the `auto_capture_mode`
+# preference): nothing, save them as preferences, or suggest saving them.
+AutoCaptureMode = Literal["off", "auto", "ask"]
+AUTO_CAPTURE_MODES: Final[tuple[AutoCaptureMode, ...]] = get_args(AutoCaptureMode)
 
 # What a durable run does, and where it is. A cancelled or interrupted run is `failed`
 # with the code CANCELLED or INTERRUPTED.

@@ -42,6 +42,8 @@ def process_env(home: Path, port: int) -> dict[str, str]:
         "DATAAGENT_DATA_DIR": str(home / "data"),
         "DATAAGENT_PORT": str(port),
         "DATAAGENT_LOG_LEVEL": "INFO",
+        # The scripted models of these tests answer as the ReAct agent does.
+        "DATAAGENT_AGENT_DEFAULT_MODE": "react",
     }
 
 

@@ -1,30 +1,57 @@
 """The run that answers a chat message: `message_start`, the agent's events, then
 `message_complete`, or `message_error` with the partial text kept on the failed message.
 
-The agent (`agent.react.answer_message`) answers with the model client of the chat
-(`services.llm.chat_client`); its traces are kept whether it succeeds or fails.
+The chat's answer mode picks the agent (`answerer_for`): the ReAct loop
+(`agent.react.answer_message`) or seed 001's pipeline (`agent.pipeline.answer`), both
+answering with the model client of the chat (`services.llm.chat_client`); the traces are
+kept whether it succeeds or fails.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.agent import react
+from dataagent.agent.events import Emit
+from dataagent.agent.pipeline import answer as pipeline
 from dataagent.errors import ErrorCode
 from dataagent.llm.calls import ChatClient
 from dataagent.runs.event_log import StoredEvent, partial_content
 from dataagent.runs.runner import RunContext
 from dataagent.services import chats as chat_services
 from dataagent.services import llm
+from dataagent.services.context import AppContext
 from dataagent.store import runs
 from dataagent.store.models import AgentRun
 from dataagent.store.types import utcnow
+from dataagent.vocabulary import AgentMode
 
 ANSWER_CANCELLED = "The answer was cancelled."
 ANSWER_INTERRUPTED = "The server stopped while this answer was being generated."
+
+
+class Answerer(Protocol):
+    """An agent's entry point: answer one assistant message (`react.answer_message`)."""
+
+    async def __call__(
+        self, ctx: AppContext, request: react.AnswerRequest, emit: Emit, client: ChatClient
+    ) -> react.Answer:
+        """The answer: its text, metadata and the message's status."""
+
+
+# One entry per answer mode; each has the same signature (see `Answerer`).
+ANSWERERS: dict[AgentMode, Answerer] = {
+    "react": react.answer_message,
+    "pipeline": pipeline.answer_message,
+}
+
+
+def answerer_for(mode: AgentMode) -> Answerer:
+    """The agent that answers a chat in this mode."""
+    return ANSWERERS[mode]
 
 
 def message_start(run: AgentRun) -> dict[str, Any]:
@@ -95,21 +122,27 @@ class ChatAnswers:
 
         async def store(session: AsyncSession) -> None:
             await chat_services.complete_message(
-                session, message_id, answer.content, answer.metadata
+                session, message_id, answer.content, answer.metadata, answer.status
             )
 
         await run.end(
             "message_complete",
-            {"messageId": str(message_id), "content": answer.content, "metadata": answer.metadata},
+            {
+                "messageId": str(message_id),
+                "content": answer.content,
+                "metadata": answer.metadata,
+                "status": answer.status,
+            },
             store,
         )
 
     async def _answer(
         self, run: RunContext, client: ChatClient, conversation: chat_services.Conversation
     ) -> react.Answer:
+        answer_message = answerer_for(conversation.chat.agent_mode)
         try:
             request = react.AnswerRequest(run.owner_id, conversation, run.run_id)
-            return await react.answer_message(run.app, request, run.emit, client)
+            return await answer_message(run.app, request, run.emit, client)
         finally:
             async with run.app.database.session() as session:
                 await llm.save_traces(

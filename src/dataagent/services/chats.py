@@ -20,7 +20,7 @@ from dataagent.store import audit, chats, ontologies
 from dataagent.store.chats import ChatQuery, Page
 from dataagent.store.models import DataChat, DataChatMessage, Ontology
 from dataagent.store.types import utcnow
-from dataagent.vocabulary import LlmProvider
+from dataagent.vocabulary import AgentMode, LlmProvider, MessageStatus
 
 _UNSET: object = object()
 
@@ -146,9 +146,11 @@ async def create_chat(
     name: str,
     ontology_id: uuid.UUID,
     llm_provider: LlmProvider | None = None,
+    agent_mode: AgentMode | None = None,
 ) -> DataChat:
     """Start a chat on one of the caller's ready ontologies, and commit; a provider named
-    must be enabled (`llm.require_enabled`)."""
+    must be enabled (`llm.require_enabled`). It answers in `agent_mode`, else the setting
+    `agent_default_mode`."""
     if llm_provider is not None:
         llm.require_enabled(ctx, llm_provider)
     ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
@@ -159,6 +161,7 @@ async def create_chat(
         ontology_id=ontology.id,
         owner_id=owner_id,
         llm_provider=llm_provider,
+        agent_mode=agent_mode or ctx.settings.agent_default_mode,
         created_at=now,
         updated_at=now,
     )
@@ -176,9 +179,10 @@ async def update_chat(
     chat_id: uuid.UUID,
     name: str | None = None,
     llm_provider: LlmProvider | object | None = _UNSET,
+    agent_mode: AgentMode | None = None,
 ) -> DataChat:
-    """Rename a chat or change (or clear, with None) its LLM provider, and commit; a
-    provider named must be enabled (`llm.require_enabled`)."""
+    """Rename a chat, change (or clear, with None) its LLM provider or change its answer
+    mode, and commit; a provider named must be enabled (`llm.require_enabled`)."""
     chat = await chats.get_chat(session, owner_id, chat_id)
     if llm_provider is not _UNSET and llm_provider is not None:
         llm.require_enabled(ctx, cast(LlmProvider, llm_provider))
@@ -186,6 +190,8 @@ async def update_chat(
         chat.name = name
     if llm_provider is not _UNSET:
         chat.llm_provider = llm_provider  # type: ignore[assignment]
+    if agent_mode is not None:
+        chat.agent_mode = agent_mode
     chat.updated_at = utcnow()
     await session.commit()
     return chat
@@ -290,10 +296,15 @@ def is_unnamed(name: str | None) -> bool:
 
 
 async def complete_message(
-    session: AsyncSession, message_id: uuid.UUID, content: str, metadata: dict[str, Any]
+    session: AsyncSession,
+    message_id: uuid.UUID,
+    content: str,
+    metadata: dict[str, Any],
+    status: MessageStatus = "complete",
 ) -> DataChatMessage | None:
     """Store an answer in the caller's transaction (not committed: a run commits it with its
-    end, docs/runs.md): status complete, content, metadata merged in.
+    end, docs/runs.md): its status (`complete`, or `clarification_needed` when the agent asks
+    before answering), content, metadata merged in.
 
     A message already finished (complete or failed) is left as it is; None when it is gone.
     """
@@ -302,7 +313,7 @@ async def complete_message(
         return message
     message.content = content
     message.metadata_ = {**(message.metadata_ or {}), **metadata}
-    message.status = "complete"
+    message.status = status
     await _touch_chat(session, message.chat_id)
     await session.flush()
     return message

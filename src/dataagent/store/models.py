@@ -30,6 +30,7 @@ from dataagent.vocabulary import (
     MessageRole,
     MessageStatus,
     OntologyStatus,
+    PreferenceSource,
     QueryMode,
     QueryStatus,
     Role,
@@ -157,6 +158,42 @@ class DataChatMessage(Base):
     chat: Mapped[DataChat] = relationship(back_populates="messages")
 
     __table_args__ = (Index(None, "chat_id"), Index(None, "created_at"))
+
+
+class DataAgentPreference(Base):
+    """A user's stored preference (seed 001): global (no ontology) or one ontology's, whose
+    value wins over the global one of the same key."""
+
+    __tablename__ = "data_agent_preferences"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # None: a global preference, which no ontology's deletion touches.
+    ontology_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("ontologies.id", ondelete="CASCADE")
+    )
+    key: Mapped[str] = mapped_column(String(255))
+    value: Mapped[str] = mapped_column(Text)
+    source: Mapped[PreferenceSource] = mapped_column(
+        String(20), default="manual", server_default=text("'manual'")
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    # One value per key per user per scope. A unique constraint treats NULLs as distinct, so
+    # it holds only for ontology-scoped rows; the partial index holds for the global ones.
+    __table_args__ = (
+        UniqueConstraint("user_id", "ontology_id", "key"),
+        Index(
+            "uq_data_agent_preferences_user_id_key_global",
+            "user_id",
+            "key",
+            unique=True,
+            sqlite_where=text("ontology_id IS NULL"),
+            postgresql_where=text("ontology_id IS NULL"),
+        ),
+        Index(None, "ontology_id"),
+    )
 
 
 class AuditEvent(Base):

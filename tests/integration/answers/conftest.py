@@ -43,6 +43,8 @@ def settings(
         "secret_key": "test-secret-key-that-is-long-enough-for-hs256",
         "openai_base_url": openai_server.url,
         "llm_max_retries": 1,
+        # The scripts here are the ReAct agent's turns (pipeline chats say so when created).
+        "agent_default_mode": "react",
     }
     values.update(run_overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -60,6 +60,8 @@ def settings(tmp_path: Path, database_url: str, run_overrides: dict[str, Any]) -
         secret_key="test-secret-key-that-is-long-enough-for-hs256",
         max_body_bytes=64 * 1024,
         openai_api_key="sk-test-not-used",
+        # The scripted handlers and models here answer as the ReAct agent does.
+        agent_default_mode="react",
         _env_file=None,  # type: ignore[call-arg]
         **run_overrides,
     )

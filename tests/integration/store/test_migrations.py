@@ -16,6 +16,7 @@ from dataagent.store.models import Base
 EXPECTED_INDEXES = {
     "data_chats": {("owner_id",), ("ontology_id",), ("updated_at",)},
     "data_chat_messages": {("chat_id",), ("created_at",)},
+    "data_agent_preferences": {("user_id", "key"), ("ontology_id",)},
 }
 
 

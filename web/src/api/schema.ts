@@ -255,7 +255,8 @@ export interface paths {
         put?: never;
         /**
          * Create Chat
-         * @description Start a chat on a ready ontology the caller owns (409 for a provider not enabled).
+         * @description Start a chat on a ready ontology the caller owns (409 for a provider not enabled),
+         *     answering in the mode asked for, else the server's default.
          */
         post: operations["createChat"];
         delete?: never;
@@ -287,7 +288,8 @@ export interface paths {
         head?: never;
         /**
          * Update Chat
-         * @description Rename a chat or change its LLM provider (409 for a provider not enabled).
+         * @description Rename a chat, or change its LLM provider (409 for a provider not enabled) or its
+         *     answer mode (the next answer uses it).
          */
         patch: operations["updateChat"];
         trace?: never;
@@ -440,6 +442,62 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/data-agent/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Preferences
+         * @description The caller's preferences, global ones first: `global` (no ontology), `ontology` (that
+         *     ontology's: `ontologyId` required, else 400) or `all` (with `ontologyId`, the global ones
+         *     and that ontology's; without, every one). 404 for an ontology not the caller's.
+         */
+        get: operations["listPreferences"];
+        put?: never;
+        /**
+         * Save Preference
+         * @description Store a preference, or replace the value (and source) of the caller's one with that key
+         *     in that scope (an upsert: 201 either way). 404 for an ontology not the caller's.
+         */
+        post: operations["savePreference"];
+        /**
+         * Clear Preferences
+         * @description Delete the caller's preferences of one ontology, or, without `ontologyId`, all of them
+         *     (global ones included). 404 for an ontology not the caller's.
+         */
+        delete: operations["clearPreferences"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data-agent/preferences/{preference_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Preference
+         * @description Delete one of the caller's preferences.
+         */
+        delete: operations["deletePreference"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Preference
+         * @description Give one of the caller's preferences a new value.
+         */
+        patch: operations["updatePreference"];
         trace?: never;
     };
     "/api/data-agent/stream/{message_id}": {
@@ -1171,6 +1229,12 @@ export interface components {
          * @description A new chat on one of the caller's ready ontologies.
          */
         ChatCreate: {
+            /**
+             * Agentmode
+             * @description Left out: the server's default (`DATAAGENT_AGENT_DEFAULT_MODE`).
+             * @enum {string}
+             */
+            agentMode?: "react" | "pipeline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /**
@@ -1190,6 +1254,12 @@ export interface components {
          * @description A chat without its messages.
          */
         ChatPublic: {
+            /**
+             * Agentmode
+             * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
+             * @enum {string}
+             */
+            agentMode: "react" | "pipeline";
             /**
              * Createdat
              * Format: date-time
@@ -1240,9 +1310,14 @@ export interface components {
         };
         /**
          * ChatUpdate
-         * @description A new name or LLM provider (null clears the provider back to the default).
+         * @description A new name, LLM provider (null clears it back to the default) or answer mode.
          */
         ChatUpdate: {
+            /**
+             * Agentmode
+             * @enum {string}
+             */
+            agentMode?: "react" | "pipeline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /** Name */
@@ -1253,6 +1328,12 @@ export interface components {
          * @description A chat and all its messages, oldest first.
          */
         ChatWithMessages: {
+            /**
+             * Agentmode
+             * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
+             * @enum {string}
+             */
+            agentMode: "react" | "pipeline";
             /**
              * Createdat
              * Format: date-time
@@ -1616,6 +1697,11 @@ export interface components {
             /** Data */
             data: components["schemas"]["OntologyPublic"][];
         };
+        /** Envelope[list[PreferencePublic]] */
+        Envelope_list_PreferencePublic__: {
+            /** Data */
+            data: components["schemas"]["PreferencePublic"][];
+        };
         /** Envelope[list[SemanticModelSummary]] */
         Envelope_list_SemanticModelSummary__: {
             /** Data */
@@ -1661,6 +1747,10 @@ export interface components {
         /** Envelope[PageOf[UserPublic]] */
         Envelope_PageOf_UserPublic__: {
             data: components["schemas"]["PageOf_UserPublic_"];
+        };
+        /** Envelope[PreferencePublic] */
+        Envelope_PreferencePublic_: {
+            data: components["schemas"]["PreferencePublic"];
         };
         /** Envelope[QueryOutput] */
         Envelope_QueryOutput_: {
@@ -2255,6 +2345,75 @@ export interface components {
             total: number;
             /** Totalpages */
             totalPages: number;
+        };
+        /**
+         * PreferenceCreate
+         * @description A preference to store; one of that key in that scope has its value replaced.
+         */
+        PreferenceCreate: {
+            /**
+             * Key
+             * @description A name (`default_time_window`). `auto_capture_mode` is the global choice of what the agent does with answers to its clarifying questions: `off`, `auto`, `ask`.
+             */
+            key: string;
+            /**
+             * Ontologyid
+             * @description The ontology it applies to; null or left out: every ontology.
+             */
+            ontologyId?: string | null;
+            /**
+             * Source
+             * @default manual
+             * @enum {string}
+             */
+            source: "manual" | "auto_captured";
+            /** Value */
+            value: string;
+        } & unknown;
+        /**
+         * PreferencePublic
+         * @description A stored preference: global (`ontologyId` null) or one ontology's.
+         */
+        PreferencePublic: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Key */
+            key: string;
+            /** Ontologyid */
+            ontologyId: string | null;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "manual" | "auto_captured";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+            /** Value */
+            value: string;
+        };
+        /**
+         * PreferenceUpdate
+         * @description A preference's new value.
+         */
+        PreferenceUpdate: {
+            /** Value */
+            value: string;
         };
         /**
          * ProviderPublic
@@ -5034,6 +5193,389 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_LlmTracePublic__"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listPreferences: {
+        parameters: {
+            query?: {
+                ontologyId?: string | null;
+                scope?: "global" | "ontology" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_PreferencePublic__"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    savePreference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreferenceCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PreferencePublic_"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    clearPreferences: {
+        parameters: {
+            query?: {
+                ontologyId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deletePreference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                preference_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updatePreference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                preference_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreferenceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PreferencePublic_"];
                 };
             };
             /** @description Validation error */

@@ -27,6 +27,7 @@ export function chat(id: string, name: string, extra: Partial<Schemas['ChatPubli
     ontologyId: 'o1',
     ownerId: 'u1',
     llmProvider: null,
+    agentMode: 'pipeline',
     createdAt: T0,
     updatedAt: T0,
     messageCount: 0,

@@ -78,9 +78,12 @@ async def get_chat(
 async def create_chat(
     user: DataAgentWriter, context: ContextDep, session: SessionDep, body: ChatCreate
 ) -> Envelope[ChatWithMessages]:
-    """Start a chat on a ready ontology the caller owns (409 for a provider not enabled)."""
+    """Start a chat on a ready ontology the caller owns (409 for a provider not enabled),
+    answering in the mode asked for, else the server's default."""
+    if "agent_mode" in body.model_fields_set and body.agent_mode is None:
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The agent mode cannot be null.")
     chat = await chats.create_chat(
-        context, session, user.id, body.name, body.ontology_id, body.llm_provider
+        context, session, user.id, body.name, body.ontology_id, body.llm_provider, body.agent_mode
     )
     return Envelope(data=ChatWithMessages(**chat_public(chat, 0).model_dump(), messages=[]))
 
@@ -93,7 +96,8 @@ async def update_chat(
     chat_id: uuid.UUID,
     body: ChatUpdate,
 ) -> Envelope[ChatPublic]:
-    """Rename a chat or change its LLM provider (409 for a provider not enabled)."""
+    """Rename a chat, or change its LLM provider (409 for a provider not enabled) or its
+    answer mode (the next answer uses it)."""
     changes: dict[str, Any] = {}
     if "name" in body.model_fields_set:
         if body.name is None:
@@ -101,6 +105,10 @@ async def update_chat(
         changes["name"] = body.name
     if "llm_provider" in body.model_fields_set:
         changes["llm_provider"] = body.llm_provider
+    if "agent_mode" in body.model_fields_set:
+        if body.agent_mode is None:
+            raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The agent mode cannot be null.")
+        changes["agent_mode"] = body.agent_mode
     chat = await chats.update_chat(context, session, user.id, chat_id, **changes)
     return Envelope(data=chat_public(chat, await chats.count_messages(session, chat.id)))
 

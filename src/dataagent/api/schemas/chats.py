@@ -11,7 +11,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel, ErrorBody
 from dataagent.store.models import DataChat, DataChatMessage
-from dataagent.vocabulary import LlmProvider, MessageRole, MessageStatus
+from dataagent.vocabulary import AgentMode, LlmProvider, MessageRole, MessageStatus
 
 
 class MessagePublic(ApiModel):
@@ -34,6 +34,10 @@ class ChatPublic(ApiModel):
     ontology_id: uuid.UUID
     owner_id: uuid.UUID
     llm_provider: LlmProvider | None
+    agent_mode: AgentMode = Field(
+        description="How the chat answers: `pipeline` (seed 001's six phases) or `react` "
+        "(the tool loop)."
+    )
     created_at: datetime
     updated_at: datetime
     message_count: int = 0
@@ -57,16 +61,21 @@ class ChatCreate(ApiInput):
     )
     ontology_id: uuid.UUID
     llm_provider: LlmProvider | None = None
+    # Optional but never null, as `ChatUpdate.name`.
+    agent_mode: AgentMode | SkipJsonSchema[None] = Field(
+        None, description="Left out: the server's default (`DATAAGENT_AGENT_DEFAULT_MODE`)."
+    )
 
 
 class ChatUpdate(ApiInput):
-    """A new name or LLM provider (null clears the provider back to the default)."""
+    """A new name, LLM provider (null clears it back to the default) or answer mode."""
 
     # Optional but never null: the schema says so (null is refused, as the schema promises).
     name: (
         Annotated[str, Field(min_length=1, max_length=255, pattern=HAS_TEXT)] | SkipJsonSchema[None]
     ) = None
     llm_provider: LlmProvider | None = None
+    agent_mode: AgentMode | SkipJsonSchema[None] = None
 
 
 class MessageCreate(ApiInput):
