@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from dataagent.agent.events import Emit
@@ -99,6 +99,17 @@ class PlanStep(Artifact):
     # For python and sql_then_python steps: what the analysis does, in words.
     analysis: str | None = Field(None, max_length=2000)
 
+    @model_validator(mode="after")
+    def _consistent(self) -> PlanStep:
+        if self.query_plan is not None and self.strategy == "python":
+            raise ValueError(
+                f"step {self.id} is a python step, which reads no database: a queryPlan needs "
+                "strategy sql or sql_then_python"
+            )
+        if self.id in self.depends_on:
+            raise ValueError(f"step {self.id} depends on itself")
+        return self
+
 
 class PlanArtifact(Artifact):
     """Seed 001's PlanArtifact, with clarifications and QueryPlans."""
@@ -119,6 +130,33 @@ class PlanArtifact(Artifact):
     )
     # When the question answers an earlier clarification: what it settles.
     preferences_from_clarification: list[PreferenceSuggestion] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _invariants(self) -> PlanArtifact:
+        """What a usable plan holds: a model's plan that breaks one is asked for again."""
+        seen: set[int] = set()
+        for step in self.steps:
+            if step.id in seen:
+                raise ValueError(f"step ids must be unique; {step.id} appears twice")
+            later = [n for n in step.depends_on if n not in seen]
+            if later:
+                raise ValueError(
+                    f"step {step.id} depends on {', '.join(map(str, later))}: dependsOn may "
+                    "name only steps listed before it"
+                )
+            seen.add(step.id)
+        if self.should_clarify and not self.clarification_questions:
+            raise ValueError("shouldClarify needs at least one clarification question")
+        if self.complexity != "conversational" and not self.should_clarify and not self.steps:
+            raise ValueError(
+                f"a {self.complexity} question needs at least one step (only a conversational "
+                "one, or one that asks for clarification, has none)"
+            )
+        return self
+
+    def step(self, step_id: int) -> PlanStep | None:
+        """The step with this id, or None."""
+        return next((s for s in self.steps if s.id == step_id), None)
 
 
 # --- navigator -------------------------------------------------------------------------------
@@ -143,6 +181,9 @@ class JoinPlanArtifact(Artifact):
     # True when the model's mini-ReAct had to find the datasets (the plan named none, or
     # names the ontology lacks).
     searched: bool = False
+    # Each database step's datasets (step id -> names of the model), as the plan named them
+    # (resolved) or, when it named none the model has, the datasets the search chose.
+    step_datasets: dict[int, list[str]] = Field(default_factory=dict)
 
 
 class CannotAnswer(Artifact):
