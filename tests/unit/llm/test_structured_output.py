@@ -151,9 +151,7 @@ async def test_invalid_twice_is_an_llm_error_naming_the_purpose() -> None:
     with pytest.raises(DataAgentError) as caught:
         await client.structured(MESSAGES, Answer, phase="sql_builder", purpose="step_sql")
     assert caught.value.code == ErrorCode.LLM_ERROR
-    assert caught.value.message.startswith(
-        "The model's step sql did not match the expected form: "
-    )
+    assert caught.value.message.startswith("The model's step sql did not match the expected form: ")
     assert "reasonGiven: Field required" in caught.value.message
     assert len(model.calls) == 2 and len(client.calls) == 2
 

@@ -13,8 +13,8 @@ from dataagent.agent.grounding import ground
 from dataagent.agent.pipeline.state import PipelineRun, PipelineState
 from dataagent.agent.tools import ToolScope
 from dataagent.services import ontologies
-from dataagent.store import ontologies as ontology_store
 from dataagent.services.connections import ontology_target
+from dataagent.store import ontologies as ontology_store
 
 
 @dataclass
