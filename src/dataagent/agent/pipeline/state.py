@@ -84,6 +84,12 @@ class AcceptanceCheck(Artifact):
     description: str = Field(min_length=1, max_length=500)
     python: str | None = Field(None, max_length=4000)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_sentence(cls, data: Any) -> Any:
+        # Seed 001 writes acceptance checks as sentences; a model that does is understood.
+        return {"description": data} if isinstance(data, str) else data
+
 
 class PlanStep(Artifact):
     """One sub-task: how it is done, what it needs first, and (when the semantic model can
