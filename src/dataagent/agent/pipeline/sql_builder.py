@@ -27,7 +27,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
-from dataagent.agent.pipeline.navigator import SQL_STRATEGIES
+from dataagent.agent.pipeline.navigator import SQL_STRATEGIES, Resolver
 from dataagent.agent.pipeline.prompts import sql_prompt
 from dataagent.agent.pipeline.state import (
     Artifact,
@@ -45,6 +45,7 @@ from dataagent.semantic.compiler import compile_plan
 from dataagent.semantic.expressions import bare_column
 from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.plan import QueryPlan
 from dataagent.sources.guard import MAX_SQL_CHARS, check_sql
 from dataagent.sources.results import PILOT_ROWS
 
@@ -198,12 +199,32 @@ def step_text(step: PlanStep) -> str:
 # --- one step ----------------------------------------------------------------------------------
 
 
+def _canonical(value: Any, resolve: Resolver, key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _canonical(v, resolve, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v, resolve, key) for v in value]
+    if isinstance(value, str) and key in ("field", "by", "datasets", "within"):
+        head, dot, rest = value.partition(".")
+        name = resolve(head) if (dot or key == "datasets") else None
+        if name is not None:
+            return f"{name}{dot}{rest}"
+    return value
+
+
+def canonical_plan(query_plan: QueryPlan, model: SemanticModel) -> QueryPlan:
+    """The QueryPlan with its dataset names as the model spells them (a model may write
+    `Orders.status` or a source table for a dataset)."""
+    data = query_plan.model_dump(mode="json", exclude_none=True)
+    return QueryPlan.model_validate(_canonical(data, Resolver(model)))
+
+
 def compiled(step: PlanStep, run: PipelineRun) -> QuerySpec | str:
     """The spec of a step's QueryPlan, compiled (origin `plan`); or why it did not compile."""
     assert step.query_plan is not None
     model = run.model
     try:
-        query = compile_plan(step.query_plan, model, model.dialect)
+        query = compile_plan(canonical_plan(step.query_plan, model), model, model.dialect)
     except DataAgentError as exc:
         return f"its QueryPlan did not compile: {exc.message}"
     problem, pilot = check(query.sql, run)

@@ -7,7 +7,9 @@ import pytest
 import sqlglot
 from tests.fixtures.compiler.compiler_golden import demo_model
 
-from dataagent.agent.pipeline.sql_builder import column_problem
+from dataagent.agent.pipeline.sql_builder import canonical_plan, column_problem
+from dataagent.semantic.compiler import compile_plan
+from dataagent.semantic.plan import QueryPlan
 
 MODEL = demo_model("sqlite")
 
@@ -55,3 +57,23 @@ def test_a_derived_field_read_as_a_column_names_its_expression() -> None:
     found = problem("SELECT SUM(line_revenue) FROM order_items")
     assert found is not None
     assert "order_items.line_revenue = `quantity * unit_price * (1 - discount)`" in found
+
+
+def test_a_query_plans_dataset_names_are_spelt_as_the_model_spells_them() -> None:
+    written = QueryPlan.model_validate(
+        {
+            "datasets": ["ORDERS"],
+            "measures": [{"field": "Orders.*", "aggregation": "count", "alias": "n"}],
+            "dimensions": [{"field": "main.stores.region"}],
+            "filters": [{"any": [{"field": "Orders.status", "op": "=", "value": "completed"}]}],
+            "order": [{"by": "n", "direction": "desc"}],
+        }
+    )
+    plan = canonical_plan(written, MODEL)
+    assert plan.datasets == ["orders"]
+    assert plan.measures[0].field == "orders.*"
+    assert plan.order[0].by == "n"
+    # `main.stores.region`: `main` is no dataset, so the name is left for the compiler.
+    assert plan.dimensions[0].field == "main.stores.region"
+    fixed = plan.model_copy(update={"dimensions": []})
+    assert "COUNT(*)" in compile_plan(fixed, MODEL, "sqlite").sql
