@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakes.scripted_model import Reply, call
+from tests.fakes.scripted_model import Reply, ToolCall, call
 from tests.integration.agent.conftest import Retail
 from tests.integration.agent.pipeline.phase_run import phase_run, state_of
 
-from dataagent.agent.pipeline.navigator import navigate
+from dataagent.agent.pipeline.navigator import MAX_SEARCH_ROUNDS, navigate
 from dataagent.agent.pipeline.state import CannotAnswer, JoinPlanArtifact, PlanArtifact
 
 QUESTION = "Revenue per customer segment"
@@ -119,3 +119,16 @@ async def test_a_failing_tool_call_is_a_tool_error_the_search_recovers_from(
     [error] = phase.events.of("tool_error")
     assert error["phase"] == "navigator" and "NOT_FOUND" in error["error"]
     assert phase.run.tool_calls[0]["isError"] is True
+
+
+async def test_a_search_that_never_chooses_ends_after_eight_rounds(retail: Retail) -> None:
+    malformed = Reply(tool_calls=[ToolCall("get_dataset_details", raw_args='{"datasetNames": [')])
+    phase = await phase_run(retail, "What was the weather?", [malformed] * 8)
+    updates = await navigate(
+        state_of("What was the weather?", plan=plan_of(["weather"])), phase.run
+    )
+    assert len(phase.model.calls) == MAX_SEARCH_ROUNDS
+    refusal = updates["cannot_answer"]
+    assert refusal.reason == "The search ended after 8 rounds without a choice."
+    errors = phase.events.of("tool_error")
+    assert len(errors) == MAX_SEARCH_ROUNDS and "not valid JSON" in errors[0]["error"]

@@ -12,6 +12,7 @@ from tests.integration.agent.conftest import Retail
 from tests.integration.agent.pipeline.phase_run import PhaseRun, phase_run, state_of
 
 from dataagent.agent.pipeline.navigator import navigate
+from dataagent.agent.pipeline.planner import plan
 from dataagent.agent.pipeline.sql_builder import build_sql
 from dataagent.agent.pipeline.state import (
     Check,
@@ -182,3 +183,26 @@ async def test_a_revision_rewrites_only_the_steps_the_verifier_failed(retail: Re
     prompt = str(phase.model.calls[1][0].content)
     assert "## Revision" in prompt and "drops orders without a customer" in prompt
     assert TOP_CUSTOMERS in prompt
+
+
+async def test_a_simple_question_costs_one_call_through_the_first_three_phases(
+    retail: Retail,
+) -> None:
+    simple = {
+        "complexity": "simple",
+        "steps": [
+            {
+                "id": 1,
+                "description": "Orders per status",
+                "datasets": ["orders"],
+                "queryPlan": COUNT_BY_STATUS,
+            }
+        ],
+    }
+    phase = await phase_run(retail, "Orders per status?", [Reply(text=json.dumps(simple))])
+    state = state_of("Orders per status?")
+    for step in (plan, navigate, build_sql):
+        state.update(await step(state, phase.run))  # type: ignore[typeddict-item]
+    assert [c.phase for c in phase.run.client.calls] == ["planner"]
+    [spec] = state["query_specs"]
+    assert spec.origin == "plan"
