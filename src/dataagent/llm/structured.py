@@ -25,6 +25,7 @@ from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.utils.json_schema import dereference_refs
 from pydantic import BaseModel, ValidationError
 
 StructuredMode = Literal["json_schema", "tool", "prompt"]
@@ -41,8 +42,34 @@ class StructuredOutputError(ValueError):
 
 @functools.cache
 def json_schema_of(schema: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema, by alias (what the model is asked to write)."""
-    return schema.model_json_schema(by_alias=True)
+    """The model's JSON schema, by alias (what the model is asked to write), without the
+    `title` Pydantic gives every property (a third of the schema, and nothing to a model)."""
+    untitled = _untitled(schema.model_json_schema(by_alias=True))
+    assert isinstance(untitled, dict)
+    return untitled
+
+
+def _untitled(node: Any, names: bool = False) -> Any:
+    """`node` without `title` keys; `names`: `node` maps property names (kept, whatever they
+    are) to schemas."""
+    if isinstance(node, dict):
+        return {
+            key: _untitled(value, key in ("properties", "$defs") and not names)
+            for key, value in node.items()
+            if names or key != "title"
+        }
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
+
+
+@functools.cache
+def inlined_schema_of(schema: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema with every `$ref` replaced by what it names: what a response format
+    or a tool carries (constrained decoders of compatible servers may not follow refs)."""
+    inlined = dereference_refs(json_schema_of(schema))
+    inlined.pop("$defs", None)
+    return inlined
 
 
 def schema_name(schema: type[BaseModel]) -> str:
@@ -82,7 +109,7 @@ def tool_spec(schema: type[BaseModel]) -> dict[str, Any]:
         "function": {
             "name": schema_name(schema),
             "description": " ".join(description.split()),
-            "parameters": json_schema_of(schema),
+            "parameters": inlined_schema_of(schema),
         },
     }
 
@@ -93,7 +120,7 @@ def response_format(schema: type[BaseModel]) -> dict[str, Any]:
         "type": "json_schema",
         "json_schema": {
             "name": schema_name(schema),
-            "schema": json_schema_of(schema),
+            "schema": inlined_schema_of(schema),
             "strict": False,
         },
     }

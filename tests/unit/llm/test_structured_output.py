@@ -25,6 +25,8 @@ from dataagent.llm.providers import build_chat_model, close_chat_model, model_in
 from dataagent.llm.structured import (
     StructuredOutputError,
     extract_json,
+    inlined_schema_of,
+    json_schema_of,
     parse_structured,
     structured_runnable,
 )
@@ -280,3 +282,17 @@ async def test_openai_tool_call_instead_of_json_is_re_asked_then_fails(
     assert caught.value.code == ErrorCode.LLM_ERROR
     assert "The model's plan did not match the expected form" in caught.value.message
     assert len(openai_server.requests) == 2
+
+
+def test_the_schema_sent_has_no_titles_and_no_refs() -> None:
+    class Inner(BaseModel):
+        title: str
+
+    class Outer(BaseModel):
+        items: list[Inner]
+
+    assert "title" not in json_schema_of(Outer)
+    assert json_schema_of(Outer)["$defs"]["Inner"]["properties"] == {"title": {"type": "string"}}
+    inlined = inlined_schema_of(Outer)
+    assert "$defs" not in inlined and "$ref" not in json.dumps(inlined)
+    assert inlined["properties"]["items"]["items"]["properties"]["title"] == {"type": "string"}
