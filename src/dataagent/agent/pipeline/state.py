@@ -58,6 +58,13 @@ class Artifact(BaseModel):
 # --- planner ---------------------------------------------------------------------------------
 
 
+def _lowered(data: Any, key: str) -> Any:
+    """`data` with its `key` lower-cased: `Simple` and `SQL` are what a model meant."""
+    if isinstance(data, dict) and isinstance(data.get(key), str):
+        return {**data, key: data[key].strip().lower()}
+    return data
+
+
 class Ambiguity(Artifact):
     """A question the planner could ask, and the assumption it makes if it does not."""
 
@@ -105,6 +112,11 @@ class PlanStep(Artifact):
     # For python and sql_then_python steps: what the analysis does, in words.
     analysis: str | None = Field(None, max_length=2000)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _lower_strategy(cls, data: Any) -> Any:
+        return _lowered(data, "strategy")
+
     @model_validator(mode="after")
     def _consistent(self) -> PlanStep:
         if self.query_plan is not None and self.strategy == "python":
@@ -136,6 +148,11 @@ class PlanArtifact(Artifact):
     )
     # When the question answers an earlier clarification: what it settles.
     preferences_from_clarification: list[PreferenceSuggestion] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lower_complexity(cls, data: Any) -> Any:
+        return _lowered(data, "complexity")
 
     @model_validator(mode="after")
     def _invariants(self) -> PlanArtifact:

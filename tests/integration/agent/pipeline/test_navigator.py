@@ -132,3 +132,16 @@ async def test_a_search_that_never_chooses_ends_after_eight_rounds(retail: Retai
     assert refusal.reason == "The search ended after 8 rounds without a choice."
     errors = phase.events.of("tool_error")
     assert len(errors) == MAX_SEARCH_ROUNDS and "not valid JSON" in errors[0]["error"]
+
+
+async def test_a_revision_sent_here_passes_the_diagnosis_on(retail: Retail) -> None:
+    phase = await phase_run(retail, QUESTION, [])
+    state = state_of(QUESTION, plan=plan_of(["customers", "order_items"]))
+    first = (await navigate(state, phase.run))["join_plan"]
+    diagnosis = "fan_out: SUM(quantity) is inflated by the join to order_items"
+    state.update(  # type: ignore[typeddict-item]
+        join_plan=first, revision_target="navigator", revision_diagnosis=diagnosis
+    )
+    again = (await navigate(state, phase.run))["join_plan"]
+    assert f"Revision asked by the verifier: {diagnosis}" in again.notes
+    assert phase.model.calls == []

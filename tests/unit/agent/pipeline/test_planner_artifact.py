@@ -65,3 +65,10 @@ def test_conversational_and_clarifying_plans_need_no_steps() -> None:
         clarificationQuestions=[{"question": "Which window?", "assumption": "12 months"}],
     )
     assert asks.should_clarify
+
+
+def test_a_capitalised_complexity_or_strategy_is_what_the_model_meant() -> None:
+    artifact = PlanArtifact.model_validate(
+        {"complexity": "Simple", "steps": [{**STEP, "strategy": "SQL"}]}
+    )
+    assert artifact.complexity == "simple" and artifact.steps[0].strategy == "sql"
