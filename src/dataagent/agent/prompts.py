@@ -160,9 +160,13 @@ def _datasets_section(datasets: Sequence[PromptDataset]) -> str:
         f"These {len(datasets)} datasets looked most relevant to the question (found by "
         "search, best first). Other datasets may exist: `list_datasets` lists them all."
     ]
-    for dataset in datasets:
-        parts.append(f"### {dataset.name}\n\n```yaml\n{dataset.yaml.strip()}\n```")
+    parts.extend(dataset_block(dataset) for dataset in datasets)
     return "\n\n".join(parts)
+
+
+def dataset_block(dataset: PromptDataset) -> str:
+    """One dataset as a prompt shows it: a heading and its YAML."""
+    return f"### {dataset.name}\n\n```yaml\n{dataset.yaml.strip()}\n```"
 
 
 def _metrics_section(metrics: Sequence[PromptMetric]) -> str:
@@ -186,17 +190,24 @@ def _joins_section(hints: Sequence[JoinHint]) -> str:
         "## Relationships (Join Hints)\n",
         "Join these datasets on these columns (declared or inferred keys):",
     ]
-    for hint in hints:
-        condition = " AND ".join(
-            f"{hint.from_dataset}.{a} = {hint.to_dataset}.{b}"
-            for a, b in zip(hint.from_columns, hint.to_columns, strict=False)
-        )
-        lines.append(f"- {condition} ({hint.cardinality.replace('_', '-')}; {hint.name})")
-    lines.append(
-        '\nJoining from the "one" side to the "many" side repeats rows: aggregate the '
-        "many side first (or count distinct keys) so totals are not inflated."
-    )
+    lines.extend(join_line(hint) for hint in hints)
+    lines.append(f"\n{FAN_OUT_NOTE}")
     return "\n".join(lines)
+
+
+FAN_OUT_NOTE = (
+    'Joining from the "one" side to the "many" side repeats rows: aggregate the '
+    "many side first (or count distinct keys) so totals are not inflated."
+)
+
+
+def join_line(hint: JoinHint) -> str:
+    """One relationship as a Markdown list item: its join condition, cardinality and name."""
+    condition = " AND ".join(
+        f"{hint.from_dataset}.{a} = {hint.to_dataset}.{b}"
+        for a, b in zip(hint.from_columns, hint.to_columns, strict=False)
+    )
+    return f"- {condition} ({hint.cardinality.replace('_', '-')}; {hint.name})"
 
 
 def _database_section(dialect: str, limits: PromptLimits) -> str:

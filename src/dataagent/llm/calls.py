@@ -8,6 +8,11 @@ failed connection is retried with backoff, but only while no text of this call h
 and keeps the trace). A failure the caller sees is a `DataAgentError` with `LLM_ERROR`, its
 message free of keys and addresses.
 
+`ChatClient.structured` asks for an answer in the form of a Pydantic model, in the
+provider's structured-output mode (`llm/structured.py`), validates it, and re-asks once with
+the validation error before failing with LLM_ERROR; its calls are traced as
+`structured_output`.
+
 A trace keeps what is new in each call's prompt, not the whole prompt again: when a call's
 messages begin with every message of the client's previous call, its `prompt_messages` start
 with a reference to that call (`{"role": "earlier", "callIndex": k, "messageCount": n}`) and
@@ -24,13 +29,23 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.messages.tool import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
+from pydantic import BaseModel
 
 from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.llm.structured import (
+    StructuredMode,
+    StructuredOutputError,
+    parse_structured,
+    reask,
+    structured_answer,
+    structured_runnable,
+    with_format,
+)
 from dataagent.llm.usage import TokenUsage, usage_of
 
 log = logging.getLogger(__name__)
@@ -48,13 +63,18 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+T = TypeVar("T", bound=BaseModel)
+
+
 @dataclass(frozen=True)
 class ModelInfo:
-    """Which model answers: provider, model name and the temperature it runs at."""
+    """Which model answers: provider, model name, the temperature it runs at, and how a
+    structured answer is asked of it (`prompt` suits any model, so it is the default)."""
 
     provider: str
     model: str
     temperature: float | None = None
+    structured_mode: StructuredMode = "prompt"
 
 
 @dataclass
@@ -290,6 +310,11 @@ def _status_of(exc: BaseException) -> int | None:
     return _stream_error_status(exc)
 
 
+def _refuses_format(exc: BaseException | None) -> bool:
+    """A server's refusal of the request as made (400, 422): one without the response format."""
+    return exc is not None and _status_of(exc) in (400, 422)
+
+
 def is_retryable(exc: BaseException) -> bool:
     """A 429, a 5xx, a timeout or a failed connection: worth another try."""
     status = _status_of(exc)
@@ -380,6 +405,74 @@ class ChatClient:
         """Send `messages`, stream text to `on_text`, and return the whole answer."""
         runnable: Any = self.model.bind_tools(list(tools)) if tools else self.model
         record = self._start(messages, phase, purpose, step_id, structured=False)
+        message, started = await self._send(runnable, messages, record, on_text)
+        await self._end(record, started)
+        return message
+
+    async def structured(
+        self,
+        messages: Sequence[BaseMessage],
+        schema: type[T],
+        *,
+        phase: str,
+        purpose: str,
+        step_id: int | None = None,
+    ) -> T:
+        """Ask for an answer in the form of `schema` (a Pydantic model) and return it.
+
+        The provider's structured-output mode is used (`ModelInfo.structured_mode`): OpenAI's
+        JSON-schema response format, Anthropic's forced tool, or the schema in the prompt; a
+        server that refuses the response format is asked again with the schema in the prompt.
+        The answer is validated against `schema` (by alias); an answer that does not fit is
+        re-asked once with the error, then LLM_ERROR. Each call is traced with
+        `structured_output` set and the answer's text kept.
+        """
+        mode = self.info.structured_mode
+        sent = with_format(messages, schema) if mode == "prompt" else list(messages)
+        reasked = False
+        while True:
+            runnable = structured_runnable(self.model, schema, mode)
+            record = self._start(sent, phase, purpose, step_id, structured=True)
+            try:
+                message, started = await self._send(runnable, sent, record, None)
+            except DataAgentError as exc:
+                if mode == "json_schema" and _refuses_format(exc.__cause__):
+                    # An OpenAI-compatible server without the response format: the schema
+                    # goes into the prompt instead.
+                    log.info("%s: no JSON-schema response format; schema in the prompt", purpose)
+                    mode = "prompt"
+                    sent = with_format(messages, schema)
+                    continue
+                raise
+            answer = structured_answer(message, schema, mode)
+            text = answer if isinstance(answer, str) else tool_arguments_json(answer)
+            record.response_content = clip_text(text, self.trace_chars)
+            try:
+                value = parse_structured(answer, schema)
+            except StructuredOutputError as exc:
+                record.error = f"The answer did not match the expected form: {exc}"
+                await self._end(record, started)
+                if reasked:
+                    what = purpose.replace("_", " ")
+                    raise DataAgentError(
+                        ErrorCode.LLM_ERROR,
+                        f"The model's {what} did not match the expected form: {exc}",
+                    ) from None
+                reasked = True
+                sent = [*sent, AIMessage(content=text), HumanMessage(reask(exc, schema, mode))]
+                continue
+            await self._end(record, started)
+            return value
+
+    async def _send(
+        self,
+        runnable: Any,
+        messages: Sequence[BaseMessage],
+        record: LlmCall,
+        on_text: TextSink | None,
+    ) -> tuple[AIMessage, float]:
+        """One call with its retries, told to the observer; the answer is kept in `record`
+        (the caller ends it). A failure for good ends the record and raises LLM_ERROR."""
         if self.observer is not None:
             await self.observer.call_started(record)
         started = time.perf_counter()
@@ -416,8 +509,7 @@ class ChatClient:
         record.tool_call_count = len(calls)
         record.tool_calls = bounded_json(calls, self.trace_chars) if calls else None
         record.usage = usage_of(message)
-        await self._end(record, started)
-        return message
+        return message, started
 
     async def invoke(
         self,

@@ -27,6 +27,7 @@ from pydantic import SecretStr
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ModelInfo
+from dataagent.llm.structured import StructuredMode
 from dataagent.vocabulary import LlmProvider
 
 ProviderId = Literal["openai", "anthropic", "azure"]
@@ -132,7 +133,8 @@ def check_reasoning_level(provider: LlmProvider, level: str) -> str:
 def model_info(
     settings: Settings, provider: LlmProvider, override: ModelOverride | None = None
 ) -> ModelInfo:
-    """Which model a provider answers with, and the temperature actually sent.
+    """Which model a provider answers with, the temperature actually sent, and how a
+    structured answer is asked of it.
 
     With a reasoning level no temperature is sent: reasoning models refuse one.
     """
@@ -140,7 +142,25 @@ def model_info(
     name = canonical(provider) or "openai"
     model = override.model or default_model(settings, name)
     temperature = None if override.reasoning_level else override.temperature
-    return ModelInfo(provider=name, model=model, temperature=temperature)
+    return ModelInfo(
+        provider=name,
+        model=model,
+        temperature=temperature,
+        structured_mode=structured_mode(name, override.reasoning_level),
+    )
+
+
+def structured_mode(provider: ProviderId, reasoning_level: str | None) -> StructuredMode:
+    """How a structured answer is asked of a provider.
+
+    OpenAI and Azure: the JSON-schema response format. An OpenAI-compatible server gets it
+    too (Ollama, vLLM, llama.cpp and LM Studio implement it); one that refuses it is asked
+    again with the schema in the prompt (`ChatClient.structured`). Anthropic: a forced tool,
+    except with extended thinking, which refuses forced tools: the schema in the prompt.
+    """
+    if provider == "anthropic":
+        return "prompt" if reasoning_level else "tool"
+    return "json_schema"
 
 
 def timeout_of(settings: Settings) -> openai.Timeout:

@@ -363,8 +363,9 @@ async def test_admin_settings_reach_the_model(world: World) -> None:
         await llm.chat_client(world.context, session, world.admin.id, "anthropic")
         await llm.chat_client(world.context, session, world.admin.id, "openai")
     assert seen == [
-        ModelInfo("anthropic", "claude-x", 0.1),
-        ModelInfo("openai", "o3", None),  # no temperature with a reasoning level
+        ModelInfo("anthropic", "claude-x", 0.1, structured_mode="tool"),
+        # No temperature with a reasoning level.
+        ModelInfo("openai", "o3", None, structured_mode="json_schema"),
     ]
 
 
@@ -373,7 +374,7 @@ async def test_scripted_factory_stands_in_when_nothing_is_configured(world: Worl
     llm.require_provider(world.context)
     async with world.database.session() as session:
         client = await llm.chat_client(world.context, session, world.viewer.id, None)
-    assert client.info == ModelInfo("openai", "gpt-4o", None)
+    assert client.info == ModelInfo("openai", "gpt-4o", None, structured_mode="json_schema")
     assert (await client.invoke([HumanMessage("hello")])).content == "hi"
 
 

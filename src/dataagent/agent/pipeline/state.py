@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from dataagent.agent.events import Emit
@@ -58,6 +58,13 @@ class Artifact(BaseModel):
 # --- planner ---------------------------------------------------------------------------------
 
 
+def _lowered(data: Any, key: str) -> Any:
+    """`data` with its `key` lower-cased: `Simple` and `SQL` are what a model meant."""
+    if isinstance(data, dict) and isinstance(data.get(key), str):
+        return {**data, key: data[key].strip().lower()}
+    return data
+
+
 class Ambiguity(Artifact):
     """A question the planner could ask, and the assumption it makes if it does not."""
 
@@ -84,6 +91,12 @@ class AcceptanceCheck(Artifact):
     description: str = Field(min_length=1, max_length=500)
     python: str | None = Field(None, max_length=4000)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_sentence(cls, data: Any) -> Any:
+        # Seed 001 writes acceptance checks as sentences; a model that does is understood.
+        return {"description": data} if isinstance(data, str) else data
+
 
 class PlanStep(Artifact):
     """One sub-task: how it is done, what it needs first, and (when the semantic model can
@@ -98,6 +111,22 @@ class PlanStep(Artifact):
     query_plan: QueryPlan | None = None
     # For python and sql_then_python steps: what the analysis does, in words.
     analysis: str | None = Field(None, max_length=2000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lower_strategy(cls, data: Any) -> Any:
+        return _lowered(data, "strategy")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PlanStep:
+        if self.query_plan is not None and self.strategy == "python":
+            raise ValueError(
+                f"step {self.id} is a python step, which reads no database: a queryPlan needs "
+                "strategy sql or sql_then_python"
+            )
+        if self.id in self.depends_on:
+            raise ValueError(f"step {self.id} depends on itself")
+        return self
 
 
 class PlanArtifact(Artifact):
@@ -119,6 +148,38 @@ class PlanArtifact(Artifact):
     )
     # When the question answers an earlier clarification: what it settles.
     preferences_from_clarification: list[PreferenceSuggestion] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lower_complexity(cls, data: Any) -> Any:
+        return _lowered(data, "complexity")
+
+    @model_validator(mode="after")
+    def _invariants(self) -> PlanArtifact:
+        """What a usable plan holds: a model's plan that breaks one is asked for again."""
+        seen: set[int] = set()
+        for step in self.steps:
+            if step.id in seen:
+                raise ValueError(f"step ids must be unique; {step.id} appears twice")
+            later = [n for n in step.depends_on if n not in seen]
+            if later:
+                raise ValueError(
+                    f"step {step.id} depends on {', '.join(map(str, later))}: dependsOn may "
+                    "name only steps listed before it"
+                )
+            seen.add(step.id)
+        if self.should_clarify and not self.clarification_questions:
+            raise ValueError("shouldClarify needs at least one clarification question")
+        if self.complexity != "conversational" and not self.should_clarify and not self.steps:
+            raise ValueError(
+                f"a {self.complexity} question needs at least one step (only a conversational "
+                "one, or one that asks for clarification, has none)"
+            )
+        return self
+
+    def step(self, step_id: int) -> PlanStep | None:
+        """The step with this id, or None."""
+        return next((s for s in self.steps if s.id == step_id), None)
 
 
 # --- navigator -------------------------------------------------------------------------------
@@ -143,6 +204,9 @@ class JoinPlanArtifact(Artifact):
     # True when the model's mini-ReAct had to find the datasets (the plan named none, or
     # names the ontology lacks).
     searched: bool = False
+    # Each database step's datasets (step id -> names of the model), as the plan named them
+    # (resolved) or, when it named none the model has, the datasets the search chose.
+    step_datasets: dict[int, list[str]] = Field(default_factory=dict)
 
 
 class CannotAnswer(Artifact):
