@@ -110,8 +110,12 @@ def fan_out(facts: SqlFacts, expect: Expectations, model: SemanticModel) -> list
                 continue
             if aggregate.counts_rows:
                 hit = [a for a in scope.duplicated if scope.aliases.get(a) in expect.counted]
+            elif aggregate.aliases <= scope.duplicated:
+                hit = sorted(aggregate.aliases)
             else:
-                hit = sorted(aggregate.aliases & scope.duplicated)
+                # A value that also reads a dataset the joins do not repeat is computed
+                # per row of that dataset (a line's quantity times its product's cost).
+                hit = []
             for alias in hit:
                 dataset = scope.aliases.get(alias)
                 if dataset is None or dataset in expect.allowed_fan_out:
@@ -323,6 +327,7 @@ SQL_CHECKS: tuple[tuple[str, SqlCheck], ...] = (
     ("grain", grain),
     ("wrong_aggregate", wrong_aggregate),
 )
+SQL_CHECKS_NAMES: tuple[str, ...] = tuple(name for name, _ in SQL_CHECKS)
 
 
 # --- over the results ------------------------------------------------------------------------
@@ -437,7 +442,8 @@ def run_checks(
     checks: list[Check] = []
     if facts.error is not None:
         # What made the SQL unreadable may be the unknown column itself: that is still found.
-        checks += _checks("unknown_column", unknown_column(facts, expect, model), step_id)
+        if facts.unknown:
+            checks += _checks("unknown_column", unknown_column(facts, expect, model), step_id)
         caveats.append(f"Step {step_id}: {facts.error}; its SQL was not checked further.")
     else:
         for name, check in SQL_CHECKS:
