@@ -11,6 +11,8 @@ derived table (a CTE or subquery) is traced back to the dataset columns it comes
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -21,6 +23,8 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.scope import Scope, traverse_scope, walk_in_scope
 from sqlglot.schema import MappingSchema
 
+from dataagent.dialects import sqlglot_name
+from dataagent.errors import DataAgentError
 from dataagent.semantic.fanout import primary_key
 from dataagent.semantic.joins import JoinEdge, make_path
 from dataagent.semantic.model import Cardinality, Dataset, RelationshipSource, SemanticModel
@@ -149,8 +153,14 @@ class SqlFacts:
         return [a for s in self.scopes for a in s.aggregates]
 
 
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@functools.lru_cache(maxsize=65536)
 def plain_column(expression: str) -> str | None:
     """The column a field's expression is, when it is a bare column, else None."""
+    if _IDENTIFIER.match(expression):
+        return expression  # most fields: no parse (a 1,000-table model has tens of thousands)
     try:
         node = sqlglot.parse_one(expression)
     except SqlglotError:
@@ -168,6 +178,17 @@ class _Catalog:
 
     @classmethod
     def of(cls, model: SemanticModel) -> _Catalog:
+        cached = _CATALOGS.get(id(model))
+        if cached is not None and cached[0] is model:
+            return cached[1]
+        catalog = cls._build(model)
+        if len(_CATALOGS) >= 16:
+            _CATALOGS.clear()
+        _CATALOGS[id(model)] = (model, catalog)
+        return catalog
+
+    @classmethod
+    def _build(cls, model: SemanticModel) -> _Catalog:
         tables: dict[str, Dataset] = {}
         columns: dict[str, dict[str, str]] = {}
         schema: dict[str, object] = {}
@@ -183,6 +204,11 @@ class _Catalog:
 
     def field(self, dataset: str, column: str) -> str | None:
         return self.columns.get(dataset, {}).get(column.lower())
+
+
+# The last models' catalogs (a verification reads several statements against one model);
+# the model is kept beside its catalog, so an id is never mistaken for another model's.
+_CATALOGS: dict[int, tuple[SemanticModel, _Catalog]] = {}
 
 
 def _conjuncts(node: exp.Expr | None) -> list[exp.Expr]:
@@ -518,9 +544,16 @@ def _grain_scope(root: Scope, facts: dict[int, ScopeFacts]) -> ScopeFacts | None
     return None
 
 
+def _sqlglot_dialect(dialect: str) -> str:
+    try:
+        return sqlglot_name(dialect)
+    except DataAgentError:
+        return dialect
+
+
 def read_sql(sql: str, model: SemanticModel, dialect: str | None = None) -> SqlFacts:
     """The facts of one statement against a semantic model (in the model's dialect)."""
-    dialect = dialect or model.dialect
+    dialect = _sqlglot_dialect(dialect or model.dialect)
     catalog = _Catalog.of(model)
     reader = _Reader(model, catalog, sql)
     try:
@@ -529,7 +562,10 @@ def read_sql(sql: str, model: SemanticModel, dialect: str | None = None) -> SqlF
         reader.facts.error = f"the SQL does not parse: {str(exc).splitlines()[0]}"
         return reader.facts
     _strip_qualifiers(tree)
-    schema = MappingSchema(catalog.schema, dialect=dialect)
+    # Only the tables the statement names: a 1,000-table model's schema costs per query.
+    named = {t.name.lower() for t in tree.find_all(exp.Table)}
+    tables = {k: v for k, v in catalog.schema.items() if k.lower() in named}
+    schema = MappingSchema(tables, dialect=dialect)
     try:
         qualified = qualify(tree.copy(), schema=schema, dialect=dialect, identify=False)
     except OptimizeError as exc:
@@ -568,7 +604,7 @@ def expression_columns(model: SemanticModel, dataset: str, expression: str) -> s
     expanded); `other.field` names a column of another dataset."""
     catalog = _Catalog.of(model)
     try:
-        node = sqlglot.parse_one(expression, read=model.dialect)
+        node = sqlglot.parse_one(expression, read=_sqlglot_dialect(model.dialect))
     except SqlglotError:
         return set()
     out: set[ColumnUse] = set()

@@ -234,7 +234,7 @@ PLANS = [
 ]
 
 
-@pytest.mark.parametrize("dialect", ["duckdb", "sqlite", "postgres"])
+@pytest.mark.parametrize("dialect", ["duckdb", "sqlite", "postgresql", "mysql"])
 @pytest.mark.parametrize("index", range(len(PLANS)))
 def test_no_check_flags_a_compiled_query_plan(dialect: str, index: int) -> None:
     plan = QueryPlan.model_validate(PLANS[index])
