@@ -589,8 +589,15 @@ def read_sql(sql: str, model: SemanticModel, dialect: str | None = None) -> SqlF
     except (OptimizeError, SqlglotError) as exc:
         reader.facts.error = f"the SQL could not be analysed: {exc}"
         return reader.facts
-    for scope in scopes:
-        reader.facts.scopes.append(reader.scope(scope))
+    try:
+        for scope in scopes:
+            reader.facts.scopes.append(reader.scope(scope))
+    except Exception as exc:
+        # The query already ran; a statement shape the reader cannot follow must not fail
+        # the answer: it is left unchecked, and the report says so.
+        reader.facts.scopes = []
+        reader.facts.error = f"the SQL could not be analysed ({type(exc).__name__})"
+        return reader.facts
     if scopes:
         root = scopes[-1]
         reader.facts.root = reader._by_scope.get(id(root))
