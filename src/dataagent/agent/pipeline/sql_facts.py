@@ -502,8 +502,15 @@ class _Reader:
                 facts.aggregates.append(self.aggregate(call, scope))
         group = select.args.get("group")
         if group is not None:
+            nodes = list(group.expressions)
+            if group.args.get("all"):  # DuckDB's GROUP BY ALL: every non-aggregate column
+                nodes += [
+                    p
+                    for p in select.selects
+                    if not any(isinstance(n, exp.AggFunc) for n in walk_in_scope(p))
+                ]
             facts.group_by = frozenset(
-                use for node in group.expressions for use in self.columns_of(node, scope)
+                use for node in nodes for use in self.columns_of(node, scope)
             )
         for projection in select.selects:
             is_aggregate = any(isinstance(n, exp.AggFunc) for n in walk_in_scope(projection))

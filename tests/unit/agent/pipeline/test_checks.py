@@ -303,3 +303,9 @@ def test_totals_disagree_between_steps_with_the_same_measure() -> None:
 
 def test_column_use_labels() -> None:
     assert ColumnUse("orders", "id").label == "orders.id"
+
+
+def test_group_by_all_groups_by_the_other_columns() -> None:
+    model = MODEL.model_copy(update={"dialect": "duckdb"})
+    facts = read_sql("SELECT region, state, SUM(square_feet) FROM stores GROUP BY ALL", model)
+    assert facts.grain == {ColumnUse("stores", "region"), ColumnUse("stores", "state")}
