@@ -25,6 +25,7 @@ from dataagent.demo import DemoData
 from dataagent.demo.loaders import write_sqlite
 from dataagent.evals import faults
 from dataagent.semantic.generation import generate_semantic_model
+from dataagent.semantic.yaml_io import dump_yaml
 from dataagent.services import connections, ontologies, semantic_models
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
@@ -132,6 +133,22 @@ def test_the_command_on_a_database_file(databases: dict[str, Path]) -> None:
         app, ["eval", "faults", str(FAULTS / "spider_orchestra.jsonl"), "--database", str(path)]
     )
     assert table.exit_code == 0 and "faulty flagged" in table.stdout
+
+
+def test_the_command_with_a_model_file(databases: dict[str, Path], tmp_path: Path) -> None:
+    path = databases["spider_tvshow"]
+    model = generate_semantic_model(
+        introspect(ConnectionSpec(dialect="sqlite", database=str(path)), LOCAL), "tvshow"
+    )
+    # Without its relationships the model cannot tell a wrong join key from a right one.
+    bare = tmp_path / "tvshow.yaml"
+    bare.write_text(dump_yaml(model.model_copy(update={"relationships": []})))
+    args = ["eval", "faults", str(FAULTS / "spider_tvshow.jsonl"), "--database", str(path)]
+    result = CliRunner().invoke(app, [*args, "--model", str(bare), "--json"])
+    assert result.exit_code == 0, result.output
+    cases = [json.loads(line) for line in result.stdout.splitlines()[:-1]]
+    missed = {c["kind"] for c in cases if not c["faulty_flags"]}
+    assert "null_key_loss" in missed  # no relationship, no foreign key to lose rows over
 
 
 def test_the_command_needs_one_source(tmp_path: Path) -> None:

@@ -190,3 +190,19 @@ async def test_a_step_without_a_query_plan_is_checked_for_what_is_known(
     # No QueryPlan: grain, filters and measures are unknown, but a SUM over repeated
     # stores rows is wrong whatever the plan said.
     assert [c.name for c in report.checks if not c.passed] == ["fan_out"]
+
+
+async def test_as_a_graph_node_it_streams_its_report(pipeline_run: PipelineRun) -> None:
+    from dataagent.agent.pipeline.graph import phase_node
+
+    state = state_of([await step(pipeline_run, 1, ORDERS_BY_SEGMENT)])
+    node = phase_node("verifier", verify)
+    updates = await node(state, {"configurable": {"pipeline": pipeline_run}})
+    assert updates["verification"].passed
+    events = pipeline_run.emit
+    assert isinstance(events, Recorder)
+    assert events.names() == ["phase_start", "phase_artifact", "phase_end"]
+    artifact = events.of("phase_artifact")[0]
+    assert artifact["kind"] == "verification"
+    assert set(artifact["artifact"]) == {"passed", "checks", "diagnosis", "caveats"}
+    assert events.of("phase_end")[0]["tokensUsed"]["total"] == 0
