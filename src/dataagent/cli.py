@@ -1,23 +1,30 @@
-"""The command line: `dataagent serve | demo | openapi | db | users | sandbox | version`."""
+"""The command line: `dataagent serve | demo | openapi | db | users | ontology | sandbox | eval |
+version`."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import getpass
+import json
 import logging
 import secrets
 import signal
 import sys
 from collections.abc import Iterator
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from dataagent import __version__
 from dataagent.config import Settings
-from dataagent.errors import DataAgentError
+from dataagent.errors import DataAgentError, ErrorCode
+
+if TYPE_CHECKING:
+    from dataagent.evals.faults import CaseResult, FaultCase
 
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -30,6 +37,8 @@ ontology_app = typer.Typer(no_args_is_help=True, help="Ontologies.")
 app.add_typer(ontology_app, name="ontology")
 sandbox_app = typer.Typer(help="The Python sandbox.", no_args_is_help=True)
 app.add_typer(sandbox_app, name="sandbox", help="The Python sandbox.")
+eval_app = typer.Typer(no_args_is_help=True, help="Measure the agent.")
+app.add_typer(eval_app, name="eval")
 
 console = Console()
 err_console = Console(stderr=True)
@@ -240,9 +249,6 @@ def openapi(
     ] = None,
 ) -> None:
     """Print the HTTP API's OpenAPI document (JSON) without starting a server."""
-    import json
-    from pathlib import Path
-
     from dataagent.api.app import openapi_document
 
     document = openapi_document()
@@ -293,6 +299,101 @@ def sandbox_serve(
     if host not in ("127.0.0.1", "localhost", "::1") and not token:
         typer.echo("warning: serving the sandbox beyond localhost without --token", err=True)
     uvicorn.run(create_app(settings, token=token), host=host, port=port, log_level="info")
+
+
+@eval_app.command("faults")
+def eval_faults(
+    file: Annotated[Path, typer.Argument(help="JSONL: question, gold_sql, faulty_sql, kind.")],
+    ontology: Annotated[
+        str | None, typer.Option(help="The ontology (name or id) whose database the SQL reads.")
+    ] = None,
+    database: Annotated[
+        Path | None, typer.Option(help="Instead of --ontology: a SQLite or DuckDB file.")
+    ] = None,
+    model: Annotated[
+        Path | None,
+        typer.Option(help="With --database: its semantic model YAML (default: generated)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="End with a JSON summary instead of a table.")
+    ] = False,
+) -> None:
+    """Run the verifier on gold and faulty SQL; print each case's flags and a table by kind."""
+    from dataagent.evals import faults
+
+    if (ontology is None) == (database is None):
+        raise _fail("give --ontology or --database (one of them)", 2)
+    try:
+        cases = faults.read_cases(file)
+        if database is not None:
+            results = _faults_on_file(cases, database, model)
+        else:
+            assert ontology is not None
+            results = asyncio.run(_faults_on_ontology(_settings(), cases, ontology))
+    except DataAgentError as exc:
+        raise _fail(exc.message) from None
+    for line in faults.report_lines(results):
+        sys.stdout.write(line + "\n")
+    summary = faults.summarise(results)
+    if as_json:
+        sys.stdout.write(json.dumps({"byKind": [row.to_json() for row in summary]}) + "\n")
+        return
+    table = Table("kind", "cases", "faulty flagged", "by its check", "gold flagged")
+    for row in summary:
+        table.add_row(
+            row.kind, str(row.cases), str(row.faulty_flagged), str(row.named), str(row.gold_flagged)
+        )
+    console.print(table)
+
+
+def _faults_on_file(
+    cases: list[FaultCase], database: Path, model_file: Path | None
+) -> list[CaseResult]:
+    from dataagent.evals import faults
+    from dataagent.semantic.generation import generate_semantic_model
+    from dataagent.semantic.yaml_io import load_yaml
+    from dataagent.sources.access import AccessPolicy
+    from dataagent.sources.engines import ConnectionSpec
+    from dataagent.sources.introspection import introspect
+
+    dialect = "duckdb" if database.suffix in (".duckdb", ".ddb") else "sqlite"
+    spec = ConnectionSpec(dialect=dialect, database=str(database))
+    if model_file is not None:
+        semantic = load_yaml(model_file.read_text(encoding="utf-8"))
+    else:
+        semantic = generate_semantic_model(introspect(spec, AccessPolicy()), database.stem)
+    return asyncio.run(faults.evaluate(cases, semantic, faults.database_runner(spec)))
+
+
+async def _faults_on_ontology(
+    settings: Settings, cases: list[FaultCase], name_or_id: str
+) -> list[CaseResult]:
+    from dataagent.evals import faults
+    from dataagent.services.connections import ontology_target
+    from dataagent.services.context import AppContext
+    from dataagent.services.ontologies import ready_model
+    from dataagent.store.ontologies import find_ontologies
+
+    ctx = AppContext.from_settings(settings)
+    try:
+        async with ctx.database.session() as session:
+            found = await find_ontologies(session, name_or_id)
+            if not found:
+                raise DataAgentError(
+                    ErrorCode.NOT_FOUND, f"No ontology has the name or id {name_or_id!r}."
+                )
+            if len(found) > 1:
+                raise DataAgentError(
+                    ErrorCode.VALIDATION_ERROR,
+                    f"{len(found)} ontologies are named {name_or_id!r}; give the id of one.",
+                )
+            ontology = found[0]
+            semantic = ready_model(ontology)
+            target = await ontology_target(ctx, session, ontology.owner_id, ontology)
+        run = faults.ontology_runner(ctx, ontology.owner_id, target, question="eval faults")
+        return await faults.evaluate(cases, semantic, run)
+    finally:
+        await ctx.aclose()
 
 
 def main() -> None:

@@ -38,6 +38,20 @@ async def get_owned_ontology(
     return await get_owned(session, Ontology, owner_id, ontology_id, "Ontology")
 
 
+async def find_ontologies(session: AsyncSession, name_or_id: str) -> list[Ontology]:
+    """Every user's ontologies with this id or name, for the operator's command line."""
+    try:
+        found = await session.get(Ontology, uuid.UUID(name_or_id))
+    except ValueError:
+        found = None
+    if found is not None:
+        return [found]
+    rows = await session.scalars(
+        select(Ontology).where(Ontology.name == name_or_id).order_by(Ontology.created_at)
+    )
+    return list(rows)
+
+
 async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
     """The owner's ontologies, newest first."""
     rows = await session.scalars(

@@ -1,0 +1,1 @@
+"""Measurements of the agent run from the command line (`dataagent eval ...`)."""
