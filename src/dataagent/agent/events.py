@@ -24,6 +24,19 @@ ANSWER_EVENTS: Final[frozenset[str]] = frozenset(
         "chart",
         "message_complete",
         "message_error",
+        # The pipeline (agent/pipeline/): its phases, steps and tool calls, and seed 001's
+        # clarifications and preferences.
+        "phase_start",
+        "phase_artifact",
+        "phase_end",
+        "step_start",
+        "step_complete",
+        "tool_start",
+        "tool_end",
+        "tool_error",
+        "clarification_requested",
+        "preference_suggested",
+        "preference_auto_saved",
     }
 )
 BUILD_EVENTS: Final[frozenset[str]] = frozenset({"build_start", "build_complete", "build_error"})

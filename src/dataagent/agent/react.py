@@ -314,7 +314,10 @@ class ChatAnswerHooks:
 
 
 @dataclass(frozen=True)
-class _Prepared:
+class PreparedAnswer:
+    """What both answer modes start from: the question, the messages before it, the saved
+    history summary, the answer's tool scope and what retrieval found."""
+
     question: str
     earlier: list[HistoryMessage]
     saved: SavedSummary
@@ -322,7 +325,9 @@ class _Prepared:
     grounding: Grounding
 
 
-async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prepared:
+async def prepare_answer(ctx: AppContext, request: AnswerRequest, emit: Emit) -> PreparedAnswer:
+    """Name an unnamed chat after its first question, ground the question, and make the
+    answer's tool scope (shared by the ReAct agent and the pipeline)."""
     conversation = request.conversation
     context, chat = conversation.context, conversation.chat
     question = conversation.question.content
@@ -344,7 +349,7 @@ async def _prepare(ctx: AppContext, request: AnswerRequest, emit: Emit) -> _Prep
         run_id=request.run_id,
         message_id=request.message_id,
     )
-    return _Prepared(question, earlier, saved, scope, grounding)
+    return PreparedAnswer(question, earlier, saved, scope, grounding)
 
 
 def default_answer(queries_run: int) -> str:
@@ -359,7 +364,7 @@ async def answer_message(
     started_at = datetime.now(UTC)
     started = time.perf_counter()
     client.observer = EventObserver(emit, client.observer)
-    prepared = await _prepare(ctx, request, emit)
+    prepared = await prepare_answer(ctx, request, emit)
     settings = ctx.settings
     conversation = await history.conversation_context(
         ctx, client, request.chat_id, prepared.saved, prepared.earlier

@@ -297,7 +297,7 @@ async def _run_python(scope: ToolScope, code: str) -> str:
     if errors:
         blocks.append(f"**Errors:**\n```\n{errors}\n```")
     if result.charts:
-        links = await _keep_images(scope, result.charts)
+        links = await keep_images(scope, result.charts)
         blocks.append("**Charts:**\n" + "\n".join(links))
     blocks.append(f"(Executed in {result.execution_time_ms}ms)")
     output = "\n\n".join(blocks)
@@ -306,7 +306,7 @@ async def _run_python(scope: ToolScope, code: str) -> str:
     return output
 
 
-async def _keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
+async def keep_images(scope: ToolScope, images: Sequence[Any]) -> list[str]:
     """Store drawn images as charts of the answer; markdown links to them (not base64)."""
     lines = []
     for image in images:

@@ -3,18 +3,234 @@
 Contract: `answer_message(ctx, request, emit, client)` has `agent.react.answer_message`'s
 signature and returns an `Answer` (content, metadata as seed 001 lists, and the message's
 status).
+
+It prepares the answer as the ReAct agent does (`react.prepare_answer`: the chat named,
+the question grounded, the tool scope; the conversation's history), runs the compiled graph
+with the answer's `PipelineRun` in its config, and turns the final state into the message:
+the questions when the planner asks first (`clarification_requested`, status
+`clarification_needed`), else the explainer's narrative with the phases' artifacts in the
+metadata. The run that hosts it (part 1's runner) emits the message's start, completion or
+failure and stores it.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal, cast
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.errors import GraphRecursionError
+
+from dataagent.agent import history
 from dataagent.agent.events import Emit
-from dataagent.agent.react import Answer, AnswerRequest
+from dataagent.agent.history import HistoryMessage
+from dataagent.agent.observer import EventObserver
+from dataagent.agent.pipeline.graph import pipeline_graph
+from dataagent.agent.pipeline.state import (
+    MAX_REVISIONS,
+    Ambiguity,
+    ExplainerOutput,
+    PipelineRun,
+    PipelineState,
+    PlanArtifact,
+    PreferenceSuggestion,
+)
+from dataagent.agent.react import Answer, AnswerRequest, PreparedAnswer, prepare_answer
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient
 from dataagent.services.context import AppContext
+
+# Graph steps an answer may take: the five phases to the verifier, four more for each
+# revision (navigator, SQL builder, executor, verifier), the explainer, and room to spare.
+RECURSION_LIMIT = 5 + 4 * (MAX_REVISIONS + 1) + 2
+CLARIFICATION_INTRO = "Before I answer, I need to check a few things:"
+# Seed 001's `auto_capture_mode`: what a reply to a clarification does to the preferences.
+AutoCapture = Literal["off", "auto", "ask"]
+SaveCaptured = Callable[[list[tuple[str, str]]], Awaitable[list[tuple[str, str]]]]
 
 
 async def answer_message(
     ctx: AppContext, request: AnswerRequest, emit: Emit, client: ChatClient
 ) -> Answer:
     """Answer the assistant message `request.message_id` with the pipeline."""
-    raise NotImplementedError("the pipeline's entry point is being built (issue 23)")
+    started_at = datetime.now(UTC)
+    started = time.perf_counter()
+    client.observer = EventObserver(emit, client.observer)
+    prepared = await prepare_answer(ctx, request, emit)
+    conversation = await history.conversation_context(
+        ctx, client, request.chat_id, prepared.saved, prepared.earlier
+    )
+    preferences, capture_mode = await _preferences(ctx, request, prepared)
+    run = PipelineRun(
+        ctx=ctx,
+        client=client,
+        emit=emit,
+        scope=prepared.scope,
+        grounding=prepared.grounding,
+        answer_id=request.message_id,
+    )
+    state = PipelineState(
+        question=prepared.question,
+        conversation=conversation,
+        preferences=preferences,
+        answered_clarification=answered_clarification(prepared.earlier),
+    )
+    config: RunnableConfig = {
+        "configurable": {"pipeline": run},
+        "recursion_limit": RECURSION_LIMIT,
+    }
+    try:
+        values = await pipeline_graph().ainvoke(state, config)
+    except GraphRecursionError:
+        raise DataAgentError(
+            ErrorCode.INTERNAL_ERROR,
+            f"The pipeline did not finish within {RECURSION_LIMIT} phases.",
+        ) from None
+    final = cast(PipelineState, values)
+    plan = final.get("plan")
+    if plan is not None:
+        await _capture(run, plan.preferences_from_clarification, capture_mode, _save_captured)
+    timing = {
+        "startedAt": started_at.isoformat(),
+        "durationMs": round((time.perf_counter() - started) * 1000),
+    }
+    if final.get("explainer_output") is None and plan is not None and plan.should_clarify:
+        return await _clarification(run, plan, timing)
+    output = final.get("explainer_output")
+    if output is None:
+        raise DataAgentError(ErrorCode.INTERNAL_ERROR, "The pipeline ended without an answer.")
+    return Answer(output.narrative, answer_metadata(final, run, output, timing))
+
+
+def answered_clarification(earlier: Sequence[HistoryMessage]) -> list[dict[str, str]]:
+    """The questions the previous answer asked, when it asked (the question replies to them)."""
+    if not earlier or earlier[-1].role != "assistant":
+        return []
+    last = earlier[-1]
+    if last.status != "clarification_needed":
+        return []
+    asked = last.metadata.get("clarificationQuestions")
+    if not isinstance(asked, list):
+        return []
+    return [
+        {"question": str(q.get("question", "")), "assumption": str(q.get("assumption", ""))}
+        for q in asked
+        if isinstance(q, dict)
+    ]
+
+
+async def _preferences(
+    ctx: AppContext, request: AnswerRequest, prepared: PreparedAnswer
+) -> tuple[dict[str, str], AutoCapture]:
+    """The person's effective preferences for the chat's ontology, and their
+    `auto_capture_mode`. None yet (the preferences service is wired here when it lands)."""
+    return {}, "off"
+
+
+async def _save_captured(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Save answers to clarifying questions as the ontology's preferences; the pairs saved.
+    Nothing yet (the preferences service is wired here when it lands)."""
+    return []
+
+
+async def _capture(
+    run: PipelineRun,
+    suggestions: Sequence[PreferenceSuggestion],
+    mode: AutoCapture,
+    save: SaveCaptured,
+) -> None:
+    """Seed 001's auto-capture of what a reply to a clarification settles: `ask` suggests
+    (`preference_suggested`), `auto` saves (`preference_auto_saved`), `off` does nothing."""
+    if not suggestions or mode not in ("ask", "auto"):
+        return
+    if mode == "ask":
+        await run.emit(
+            "preference_suggested",
+            {
+                "suggestions": [
+                    {"key": s.key, "value": s.value, "question": s.question} for s in suggestions
+                ]
+            },
+        )
+        return
+    saved = await save([(s.key, s.value) for s in suggestions])
+    if saved:
+        await run.emit(
+            "preference_auto_saved",
+            {"preferences": [{"key": key, "value": value} for key, value in saved]},
+        )
+
+
+async def _clarification(run: PipelineRun, plan: PlanArtifact, timing: dict[str, Any]) -> Answer:
+    """The planner asks before answering: `clarification_requested`, and the questions as
+    the message's content (streamed, so a resumed stream shows them too)."""
+    questions = [q.to_json() for q in plan.clarification_questions]
+    await run.emit(
+        "clarification_requested",
+        {
+            "questions": [
+                {"question": q["question"], "assumption": q["assumption"]} for q in questions
+            ]
+        },
+    )
+    content = clarification_text(plan.clarification_questions)
+    await run.emit("message_chunk", {"chunk": content})
+    metadata = {
+        **_base_metadata(run),
+        "plan": plan.to_json(),
+        "clarificationQuestions": questions,
+        **timing,
+    }
+    return Answer(content, metadata, status="clarification_needed")
+
+
+def clarification_text(questions: Sequence[Ambiguity]) -> str:
+    """The questions as a message: each with the assumption made if it is not answered."""
+    lines = [CLARIFICATION_INTRO, ""]
+    for number, item in enumerate(questions, start=1):
+        lines.append(f"{number}. {item.question}")
+        lines.append(f"   - If you'd rather not say, I'll assume: {item.assumption}")
+    return "\n".join(lines)
+
+
+def _base_metadata(run: PipelineRun) -> dict[str, Any]:
+    scope = run.scope
+    return {
+        "agentMode": "pipeline",
+        "toolCalls": run.tool_calls,
+        "tokensUsed": run.client.usage.to_json(),
+        "tokensByPhase": {phase: usage.to_json() for phase, usage in run.phase_usage.items()},
+        "phaseMs": dict(run.phase_ms),
+        "datasetsUsed": scope.datasets_used,
+        "charts": scope.charts,
+    }
+
+
+def answer_metadata(
+    final: PipelineState, run: PipelineRun, output: ExplainerOutput, timing: dict[str, Any]
+) -> dict[str, Any]:
+    """Seed 001's message metadata: the phases' artifacts, lineage, revisions, tool calls,
+    tokens per phase and timings (rows already bounded by the executor)."""
+    metadata: dict[str, Any] = {**_base_metadata(run), **timing}
+    artifacts = {
+        "plan": final.get("plan"),
+        "joinPlan": final.get("join_plan"),
+        "verificationReport": final.get("verification"),
+        "dataLineage": output.data_lineage,
+        "cannotAnswer": final.get("cannot_answer"),
+    }
+    for key, artifact in artifacts.items():
+        if artifact is not None:
+            metadata[key] = artifact.to_json()
+    metadata["stepResults"] = [r.to_json() for r in final.get("step_results", [])]
+    metadata["stepLineage"] = [x.to_json() for x in output.step_lineage]
+    metadata["revisionsUsed"] = min(final.get("revision_count", 0), MAX_REVISIONS)
+    metadata["caveats"] = output.caveats
+    metadata["assumptions"] = output.assumptions
+    # The whole ExplainerOutput but its narrative, which is the message's content.
+    metadata["explainerOutput"] = output.model_dump(
+        mode="json", by_alias=True, exclude_none=True, exclude={"narrative"}
+    )
+    return metadata
