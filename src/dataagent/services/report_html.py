@@ -75,7 +75,7 @@ def render_html(report: Report) -> str:
         f"<h1>{escape(report.title)}</h1>",
         f'<p class="meta">Answered {escape(report.created_at.strftime("%Y-%m-%d %H:%M UTC"))}</p>',
     ]
-    if report.question:
+    if report.question and report.question != report.title:  # the title is its first line
         parts.append(f'<blockquote class="question">{_text(report.question)}</blockquote>')
     for block in report.blocks:
         parts.append(_block(block, report))
