@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import re
 import uuid
+from datetime import datetime
 from html.parser import HTMLParser
 from typing import Any
 
@@ -22,11 +23,14 @@ from dataagent.agent.pipeline.state import (
     StepResult,
     VerificationReport,
 )
+from dataagent.api.schemas.reports import report_public
 from dataagent.charts import ChartRequest
 from dataagent.services import charts, chats
-from dataagent.services.reports import parse_markdown_table
+from dataagent.services.report_html import render_html
+from dataagent.services.reports import MarkdownBlock, build_report, parse_markdown_table
 from dataagent.sources.results import QueryResult, to_markdown
 from dataagent.store import runs
+from dataagent.store.models import DataChatMessage
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 # What an attacker could plant in the data or the model's text.
@@ -462,3 +466,34 @@ def test_a_capped_result_is_truncated_and_text_that_is_no_table_is_none() -> Non
     assert parse_markdown_table(to_markdown(capped)) == (["n"], [["1"]], 1, True)
     assert parse_markdown_table("Error (QUERY_FAILED): no such table") is None
     assert parse_markdown_table("(0 rows, 1ms)") is None
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        None,
+        {"toolCalls": "x", "charts": 3, "stepResults": [1, None, {"sqlResult": "x"}]},
+        {"stepResults": [{"stepId": True, "sqlResult": {"sql": 5, "columns": ["a"]}}]},
+        {"stepResults": [{"stepId": 2, "sqlResult": {"sql": "SELECT 1", "columns": "a"}}]},
+        {"toolCalls": [{"name": "query_database", "args": "SELECT 1", "result": None}]},
+        {"toolCalls": [{"name": "query_database", "args": {"sql": "SELECT 1"}, "result": 7}]},
+        {"verificationReport": {"passed": "yes", "checks": []}, "dataLineage": [1]},
+        {"verificationReport": {"passed": True, "checks": [{"name": 1}, "x"]}},
+        {"dataLineage": {"joins": [{"from": "a"}, 3], "rowCount": "many"}},
+        {"caveats": [1, "", "real"], "assumptions": "x", "explainerOutput": []},
+    ],
+)
+def test_metadata_of_any_shape_makes_a_report_never_an_error(metadata: Any) -> None:
+    message = DataChatMessage(
+        id=uuid.uuid4(),
+        role="assistant",
+        status="complete",
+        content="Text.",
+        metadata_=metadata,
+        created_at=datetime(2026, 11, 26, 17, 0),
+    )
+    report = build_report(message, "Q?", [])
+    assert report.blocks[0] == MarkdownBlock("Text.")
+    public = report_public(report).model_dump(mode="json", by_alias=True)
+    assert public["blocks"][0] == {"type": "markdown", "text": "Text."}
+    assert "<html" in render_html(report)
