@@ -29,7 +29,7 @@ MAX_TABLE_ROWS = 200
 TITLE_CHARS = 120
 NOT_AN_ANSWER = "A report is made of an answer (an assistant message), not of a question."
 _CHART_LINK = re.compile(r"!\[[^\]\n]*\]\(/api/charts/([0-9a-fA-F-]{36})\.png\)[ \t]*\n?")
-_ASSUMPTIONS = re.compile(r"\n+#{1,6}[ \t]+Assumptions[ \t]*\n(?:.|\n)*$")
+_ASSUMPTIONS = re.compile(r"\n+#{1,6}[ \t]+Assumptions[ \t]*\n.*\Z", re.DOTALL)
 _MARKDOWN_ROW = re.compile(r"^\|(.*)\|\s*$")
 _SUMMARY = re.compile(r"^\((\d+) rows?, \d+ ?ms(; truncated[^)]*)?\)")
 
