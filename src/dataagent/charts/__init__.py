@@ -1,8 +1,9 @@
 """Charts: specs inferred from result shape, Vega-Lite for the page, PNG for the answer.
 
-A pure room: no web framework, no ORM. `ChartRequest` says what to draw; `vega_lite` and
-`render.render_png` draw it (import the latter from its module: it loads matplotlib);
-`infer_chart` proposes one from a query result's columns and rows. `ChartLimits` and
+A pure room: no web framework, no ORM. `ChartRequest` says what to draw; `vega_lite` makes
+its spec and `render.render_png` draws that same spec as a PNG (import it from its module:
+it loads vl-convert's engine); `infer_chart` proposes one from a query result's columns and
+rows. `ChartLimits` and
 `size_problems` bound what a request may ask for before any of that work is done.
 """
 

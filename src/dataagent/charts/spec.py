@@ -14,6 +14,13 @@ SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
 HEIGHT = 300
 # Longer x labels than this are drawn slanted so they do not overlap.
 SLANT_LABELS_OVER = 10
+# ... and so are the labels of more categories than this.
+SLANT_OVER_LABELS = 12
+# A label axis names at most this many of its categories (every n-th): drawing every one of
+# thousands of labels took half a minute per chart and shows none of them legibly.
+MAX_AXIS_LABELS = 30
+# A line marks its points only up to this many of them.
+MAX_POINTS_MARKED = 40
 
 
 def vega_lite(request: ChartRequest, max_categories: int = MAX_CATEGORIES) -> dict[str, Any]:
@@ -57,7 +64,8 @@ def vega_lite_of(data: ChartData) -> dict[str, Any]:
             "title": data.series_column,
         }
     if data.chart_type == "line":
-        spec["mark"] = {"type": "line", "point": True, "tooltip": True}
+        marked = len(data.categories) <= MAX_POINTS_MARKED
+        spec["mark"] = {"type": "line", "point": marked, "tooltip": True}
     else:
         spec["mark"] = {"type": "bar", "tooltip": True}
         if data.chart_type == "stacked_bar":
@@ -110,8 +118,18 @@ def _x_encoding(data: ChartData, fields: _Fields) -> dict[str, Any]:
     encoding: dict[str, Any] = {"field": _ref(fields.x), "type": x_type, "title": data.x}
     if x_type != "temporal" and x_type != "quantitative":
         encoding["sort"] = None  # the values are already in the order to show
-        if any(len(label(c)) > SLANT_LABELS_OVER for c in data.categories):
-            encoding["axis"] = {"labelAngle": -40, "labelLimit": 160}
+        step = -(-len(data.categories) // MAX_AXIS_LABELS)
+        shown = data.categories[::step]
+        slanted = len(shown) > SLANT_OVER_LABELS or any(
+            len(label(c)) > SLANT_LABELS_OVER for c in shown
+        )
+        # Level labels when they fit (Vega-Lite would stand every one on its end).
+        axis: dict[str, Any] = (
+            {"labelAngle": -40, "labelLimit": 160} if slanted else {"labelAngle": 0}
+        )
+        if step > 1:
+            axis["values"] = list(shown)
+        encoding["axis"] = axis
     return encoding
 
 

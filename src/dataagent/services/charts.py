@@ -24,6 +24,8 @@ from dataagent.store.models import Chart
 from dataagent.store.types import utcnow
 
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
+# How long an answer waits for one chart to be drawn (the largest allowed take about 2 s).
+RENDER_TIMEOUT_S = 60.0
 MAX_TITLE_CHARS = 255
 # The image types kept, by the bytes each starts with. No SVG: served from our own origin it
 # could carry script.
@@ -106,14 +108,23 @@ def chart_limits(settings: Settings) -> ChartLimits:
 async def create_chart(
     ctx: AppContext, owner_id: uuid.UUID, message_id: uuid.UUID | None, request: ChartRequest
 ) -> Chart:
-    """Draw a chart request (PNG and Vega-Lite spec) and keep it, committed in its own session.
+    """Draw a chart request (its Vega-Lite spec, and the PNG drawn from that spec) and keep
+    it, committed in its own session.
 
     VALIDATION_ERROR, before anything is drawn, when the spec would be over
-    `chart_max_spec_chars`. The drawing runs in a worker thread, so the event loop keeps
-    serving while it does.
+    `chart_max_spec_chars`; INTERNAL_ERROR when drawing takes over `RENDER_TIMEOUT_S`. The spec and
+    the drawing are made in a worker thread, so the event loop keeps serving while it does.
     """
     limits = chart_limits(ctx.settings)
-    png, spec = await asyncio.to_thread(_draw, request, limits.spec_chars)
+    try:
+        png, spec = await asyncio.wait_for(
+            asyncio.to_thread(_draw, request, limits.spec_chars), RENDER_TIMEOUT_S
+        )
+    except TimeoutError:
+        raise DataAgentError(
+            ErrorCode.INTERNAL_ERROR,
+            f"The chart was not drawn within {RENDER_TIMEOUT_S:.0f} seconds.",
+        ) from None
     async with ctx.database.session() as session:
         chart = await save_image(session, owner_id, message_id, png, request.title, spec=spec)
         await session.commit()
@@ -129,7 +140,7 @@ def _draw(request: ChartRequest, spec_chars: int) -> tuple[bytes, dict[str, Any]
             f"The chart would hold {values:,} values, over {spec_chars:,} characters: "
             "aggregate the rows first, or use fewer series or shorter labels.",
         )
-    return render_png(request), spec
+    return render_png(spec), spec
 
 
 async def get_chart(session: AsyncSession, owner_id: uuid.UUID, chart_id: uuid.UUID) -> Chart:

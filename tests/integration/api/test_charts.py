@@ -14,7 +14,7 @@ from tests.integration.api.conftest import World
 from dataagent.agent.chart_tool import make_chart_tool
 from dataagent.auth.tokens import COOKIE_NAME, issue_token
 from dataagent.charts import ChartRequest
-from dataagent.charts.render import PNG_SIGNATURE
+from dataagent.charts.render import PNG_SIGNATURE, render_png
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services import charts
 from dataagent.store.models import Chart
@@ -186,6 +186,26 @@ async def test_charts_belong_to_their_message_and_go_with_it(world: World) -> No
 
     assert (await client.delete(f"/api/data-agent/chats/{chat['id']}")).status_code == 204
     assert (await client.get(f"/api/charts/{chart.id}.png")).status_code == 404
+
+
+async def test_the_png_is_the_stored_spec_drawn(world: World) -> None:
+    """One chart, one source: the kept image is the kept Vega-Lite spec, drawn."""
+    chart = await a_chart(world, world.contributor.id)
+    assert chart.spec is not None
+    assert chart.content == render_png(chart.spec)
+
+
+async def test_a_chart_not_drawn_in_time_is_an_error_and_kept_nowhere(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(charts, "RENDER_TIMEOUT_S", 1e-9)
+    with pytest.raises(DataAgentError) as caught:
+        await a_chart(world, world.contributor.id)
+    assert caught.value.code is ErrorCode.INTERNAL_ERROR
+    assert "was not drawn within" in caught.value.message
+    async with world.database.session() as session:
+        kept = await session.scalars(select(Chart).where(Chart.owner_id == world.contributor.id))
+        assert kept.all() == []
 
 
 # --- the agent's tool ------------------------------------------------------------------

@@ -258,6 +258,7 @@ def test_a_bar_spec() -> None:
         "type": "nominal",
         "title": "region",
         "sort": None,
+        "axis": {"labelAngle": 0},  # short labels lie level
     }
     assert spec["encoding"]["y"] == {"field": "revenue", "type": "quantitative", "title": "revenue"}
     assert "color" not in spec["encoding"]

@@ -401,6 +401,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/data-agent/chats/{chat_id}/messages/{message_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Message Report
+         * @description A complete answer as a report: narrative, tables, charts, lineage, assumptions,
+         *     caveats, verification and SQL as blocks; or (`format=html`) as one HTML file.
+         */
+        get: operations["getMessageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data-agent/chats/{chat_id}/messages/{message_id}/stream": {
         parameters: {
             query?: never;
@@ -1197,6 +1218,32 @@ export interface components {
          */
         Cardinality: "many_to_one" | "one_to_one" | "one_to_many" | "many_to_many";
         /**
+         * ChartBlockPublic
+         * @description A chart: its image's URL and, for a drawn chart, its Vega-Lite spec (values inline).
+         */
+        ChartBlockPublic: {
+            /**
+             * Chartid
+             * Format: uuid
+             */
+            chartId: string;
+            /** Charttype */
+            chartType: string;
+            /** Imageurl */
+            imageUrl: string;
+            /** Spec */
+            spec: {
+                [key: string]: unknown;
+            } | null;
+            /** Title */
+            title: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chart";
+        };
+        /**
          * ChartPublic
          * @description A chart: its image's URL, and its Vega-Lite spec when it has one.
          */
@@ -1370,6 +1417,18 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+        };
+        /**
+         * CheckPublic
+         * @description One check of the verification.
+         */
+        CheckPublic: {
+            /** Message */
+            message: string;
+            /** Name */
+            name: string;
+            /** Passed */
+            passed: boolean;
         };
         /**
          * CompiledWindow
@@ -1760,6 +1819,10 @@ export interface components {
         Envelope_QueryRecordPublic_: {
             data: components["schemas"]["QueryRecordPublic"];
         };
+        /** Envelope[ReportPublic] */
+        Envelope_ReportPublic_: {
+            data: components["schemas"]["ReportPublic"];
+        };
         /** Envelope[RunPublic] */
         Envelope_RunPublic_: {
             data: components["schemas"]["RunPublic"];
@@ -1894,6 +1957,19 @@ export interface components {
             detail?: components["schemas"]["ValidationError"][];
         };
         /**
+         * ItemsBlockPublic
+         * @description The assumptions the answer made, or its caveats.
+         */
+        ItemsBlockPublic: {
+            /** Items */
+            items: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "assumptions" | "caveats";
+        };
+        /**
          * JoinEdge
          * @description One relationship walked in one direction: `from.from_columns = to.to_columns`.
          */
@@ -1971,6 +2047,41 @@ export interface components {
         JoinPathsInput: {
             /** Datasets */
             datasets: string[];
+        };
+        /**
+         * LineageBlockPublic
+         * @description Where the numbers come from.
+         */
+        LineageBlockPublic: {
+            /** Datasets */
+            datasets: string[];
+            /** Filters */
+            filters: string[];
+            /** Grain */
+            grain: string;
+            /** Joins */
+            joins: components["schemas"]["LineageJoinPublic"][];
+            /** Rowcount */
+            rowCount: number | null;
+            /** Timewindow */
+            timeWindow: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lineage";
+        };
+        /**
+         * LineageJoinPublic
+         * @description A join: `from` → `to` on a condition.
+         */
+        LineageJoinPublic: {
+            /** From */
+            from: string;
+            /** On */
+            on: string;
+            /** To */
+            to: string;
         };
         /**
          * LlmProvidersPublic
@@ -2089,6 +2200,19 @@ export interface components {
              */
             tokenType: string;
             user: components["schemas"]["UserPublic"];
+        };
+        /**
+         * MarkdownBlockPublic
+         * @description Narrative text as markdown: a client renders it with raw HTML shown as text.
+         */
+        MarkdownBlockPublic: {
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "markdown";
         };
         /**
          * Measure
@@ -2610,6 +2734,25 @@ export interface components {
          */
         RelationshipSource: "foreign_key" | "inferred" | "manual";
         /**
+         * ReportPublic
+         * @description An answer as a report: its title, question, time, status and blocks in order.
+         */
+        ReportPublic: {
+            /** Blocks */
+            blocks: (components["schemas"]["MarkdownBlockPublic"] | components["schemas"]["TableBlockPublic"] | components["schemas"]["ChartBlockPublic"] | components["schemas"]["LineageBlockPublic"] | components["schemas"]["ItemsBlockPublic"] | components["schemas"]["VerificationBlockPublic"] | components["schemas"]["SqlBlockPublic"])[];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Question */
+            question: string;
+            /** Status */
+            status: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * RunPublic
          * @description A run: what it does, where it is, and how it ended.
          */
@@ -2832,6 +2975,21 @@ export interface components {
             user: components["schemas"]["UserPublic"] | null;
         };
         /**
+         * SqlBlockPublic
+         * @description A query the answer ran; `stepId` names a pipeline step's.
+         */
+        SqlBlockPublic: {
+            /** Sql */
+            sql: string;
+            /** Stepid */
+            stepId: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sql";
+        };
+        /**
          * StatelessChatRequest
          * @description The conversation so far (the last message is the user's question) and the ontology
          *     to ask about: without `ontologyId`, the caller's default ontology (`PUT
@@ -2867,6 +3025,27 @@ export interface components {
             prompt: string;
             /** Title */
             title: string;
+        };
+        /**
+         * TableBlockPublic
+         * @description A result table: `rows` holds at most 200 rows of `rowCount`.
+         */
+        TableBlockPublic: {
+            /** Columns */
+            columns: string[];
+            /** Rowcount */
+            rowCount: number;
+            /** Rows */
+            rows: unknown[][];
+            /** Title */
+            title: string;
+            /** Truncated */
+            truncated: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "table";
         };
         /**
          * TimeWindow
@@ -2988,6 +3167,21 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * VerificationBlockPublic
+         * @description The verifier's result (pipeline answers).
+         */
+        VerificationBlockPublic: {
+            /** Checks */
+            checks: components["schemas"]["CheckPublic"][];
+            /** Passed */
+            passed: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "verification";
         };
     };
     responses: never;
@@ -5051,6 +5245,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMessageReport: {
+        parameters: {
+            query?: {
+                format?: "json" | "html";
+            };
+            header?: never;
+            path: {
+                chat_id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report: JSON, or with `format=html` one self-contained HTML file (an attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReportPublic_"];
+                    "text/html": string;
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CONFLICT: the message is a question, or an answer that is not complete. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

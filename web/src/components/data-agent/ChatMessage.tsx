@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,10 +7,12 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import SummarizeOutlinedIcon from '@mui/icons-material/SummarizeOutlined';
 import type { ChartView, ChatMessageView } from '../../types';
 import CopyButton from '../common/CopyButton';
 import Markdown from '../markdown/Markdown';
 import { isSafeImageSrc } from '../markdown/urls';
+import ReportDialog from './ReportDialog';
 import ToolCallAccordion from './ToolCallAccordion';
 import { formatDuration } from './toolLabels';
 
@@ -86,6 +88,9 @@ function AssistantMessage({ message, onAskAgain }: ChatMessageProps) {
       </Button>
     ) : undefined;
   const regenerate = failed ? undefined : askAgain;
+  // A complete answer can be opened as a report (the dialog is mounted only while open).
+  const [reportOpen, setReportOpen] = useState(false);
+  const reportable = message.status === 'complete' && Boolean(message.chatId);
 
   return (
     <Box
@@ -176,9 +181,16 @@ function AssistantMessage({ message, onAskAgain }: ChatMessageProps) {
             </Alert>
           ))}
 
-        {!generating && (message.content || caption || regenerate) && (
+        {!generating && (message.content || caption || regenerate || reportable) && (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5, mb: -0.5 }}>
             {message.content && <CopyButton text={message.content} label="Copy answer" />}
+            {reportable && (
+              <Tooltip title="Report">
+                <IconButton aria-label="Report" size="small" onClick={() => setReportOpen(true)}>
+                  <SummarizeOutlinedIcon fontSize="inherit" />
+                </IconButton>
+              </Tooltip>
+            )}
             {regenerate && (
               <Tooltip title="Regenerate">
                 <IconButton aria-label="Regenerate" size="small" onClick={regenerate}>
@@ -192,6 +204,9 @@ function AssistantMessage({ message, onAskAgain }: ChatMessageProps) {
               </Typography>
             )}
           </Box>
+        )}
+        {reportOpen && (
+          <ReportDialog chatId={message.chatId} messageId={message.id} onClose={() => setReportOpen(false)} />
         )}
       </Box>
     </Box>
