@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
@@ -53,7 +54,8 @@ SEED_001_CALLS = 6
 
 
 async def _noop(event: str, data: dict[str, Any]) -> None:
-    return None
+    if event == "tool_error":
+        print("  tool_error:", str(data)[:400])
 
 
 def extra_tables(path: Path, count: int) -> None:
@@ -136,9 +138,14 @@ async def ask(demo: Demo, question: str, script: list[Reply]) -> dict[str, Any]:
     model = ScriptedChatModel(script=script)
     client = ChatClient(model, ModelInfo("openai", "scripted"), max_retries=0)
     started = time.perf_counter()
-    answer = await answer_message(
-        context, AnswerRequest(demo.owner_id, conversation, run.id), _noop, client
-    )
+    try:
+        answer = await answer_message(
+            context, AnswerRequest(demo.owner_id, conversation, run.id), _noop, client
+        )
+    except Exception:
+        for made in client.calls:
+            print("  call:", made.phase, made.purpose, (made.response_content or "")[:300])
+        raise
     by_phase: dict[str, int] = {}
     for call in client.calls:
         by_phase[call.phase] = by_phase.get(call.phase, 0) + call.usage.prompt
@@ -170,6 +177,10 @@ async def main() -> None:
             file_roots=[tmp],
             database_url=f"sqlite:///{tmp / 'app.db'}",
             secret_key="bench-secret-key-that-is-long-enough-for-hs256",
+            # A provider must be configured for a question to be taken; the answers come
+            # from the scripted model handed to the pipeline.
+            openai_api_key="sk-bench-scripted",
+            query_memory_mb=int(os.environ.get("BENCH_QUERY_MEMORY_MB", "1536")),
         )
         upgrade(settings.database_url)
         small, large = tmp / "demo.duckdb", tmp / "large.duckdb"

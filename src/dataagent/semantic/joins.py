@@ -315,10 +315,13 @@ class JoinGraph:
         return make_path(start, self._sequence(tree, start))
 
     def _steiner(self, terminals: list[str]) -> nx.Graph:
-        methods = ["mehlhorn"] if self._graph.number_of_nodes() > 300 else ["kou", "mehlhorn"]
+        # Only the terminals' component: networkx's Mehlhorn approximation fails (KeyError)
+        # on a graph with a dataset no terminal reaches, which a large model always has.
+        graph = self._graph.subgraph(nx.node_connected_component(self._graph, terminals[0]))
+        methods = ["mehlhorn"] if graph.number_of_nodes() > 300 else ["kou", "mehlhorn"]
         best: tuple[float, list[tuple[str, str]], nx.Graph] | None = None
         for method in methods:
-            tree = steiner_tree(self._graph, sorted(terminals), weight="weight", method=method)
+            tree = steiner_tree(graph, sorted(terminals), weight="weight", method=method)
             key = (
                 float(tree.size(weight="weight")),
                 sorted(tuple(sorted(e)) for e in tree.edges),

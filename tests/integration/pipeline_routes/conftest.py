@@ -90,9 +90,21 @@ async def demo(world: World, demo_data: DemoData, tmp_path: Path) -> Demo:  # no
         events = Recorder()
         async with world.database.session() as session:
             conversation = await chats.load_conversation(ctx, session, owner.id, chat.id, reply_id)
-        answer = await answer_message(ctx, AnswerRequest(owner.id, conversation, run_id), events, client)
+        try:
+            answer = await answer_message(
+                ctx, AnswerRequest(owner.id, conversation, run_id), events, client
+            )
+        except Exception:
+            for c in client.calls:
+                print("CALL", c.phase, c.purpose, (c.response_content or "")[:150], c.error)
+            for e, d in events.events:
+                if e in ("phase_artifact",) and d["phase"] == "verifier":
+                    print("VERIFY", [ (c["name"], c["message"]) for c in d["artifact"]["checks"] if not c["passed"]])
+            raise
         async with world.database.session() as session:
-            await chats.complete_message(session, reply_id, answer.content, answer.metadata)
+            await chats.complete_message(
+                session, reply_id, answer.content, answer.metadata, answer.status
+            )
             await session.commit()
         return Asked(answer, events, model, client, reply_id, run_id)
 

@@ -254,3 +254,14 @@ def test_join_paths_answers_pairs_with_alternatives_and_groups_with_a_tree() -> 
     assert join_paths(model, ["orders"])[0].hops == 0
     with pytest.raises(DataAgentError):
         join_paths(model, ["orders", "nope"])
+
+
+@pytest.mark.parametrize("size", [10, 400])
+def test_a_connecting_tree_ignores_datasets_no_terminal_reaches(size: int) -> None:
+    # A large model always has datasets no relationship reaches (the Mehlhorn approximation,
+    # used past 300 datasets, failed on them with a KeyError).
+    model = _chain_model(size)
+    island = model.datasets[0].model_copy(update={"name": "island", "source": "island"})
+    graph = JoinGraph.from_model(model.model_copy(update={"datasets": [*model.datasets, island]}))
+    tree = graph.connecting_tree(["t0", "t2", "t4"])
+    assert set(tree.datasets) == {"t0", "t1", "t2", "t3", "t4"}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
@@ -40,14 +40,14 @@ from dataagent.agent.pipeline.state import (
 from dataagent.agent.react import Answer, AnswerRequest, PreparedAnswer, prepare_answer
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient
+from dataagent.services import preferences
 from dataagent.services.context import AppContext
+from dataagent.vocabulary import AutoCaptureMode
 
 # Graph steps an answer may take: the five phases to the verifier, four more for each
 # revision (navigator, SQL builder, executor, verifier), the explainer, and room to spare.
 RECURSION_LIMIT = 5 + 4 * (MAX_REVISIONS + 1) + 2
 CLARIFICATION_INTRO = "Before I answer, I need to check a few things:"
-# Seed 001's `auto_capture_mode`: what a reply to a clarification does to the preferences.
-AutoCapture = Literal["off", "auto", "ask"]
 SaveCaptured = Callable[[list[tuple[str, str]]], Awaitable[list[tuple[str, str]]]]
 
 
@@ -62,7 +62,7 @@ async def answer_message(
     conversation = await history.conversation_context(
         ctx, client, request.chat_id, prepared.saved, prepared.earlier
     )
-    preferences, capture_mode = await _preferences(ctx, request, prepared)
+    preferred, capture_mode = await _preferences(ctx, request, prepared)
     run = PipelineRun(
         ctx=ctx,
         client=client,
@@ -74,7 +74,7 @@ async def answer_message(
     state = PipelineState(
         question=prepared.question,
         conversation=conversation,
-        preferences=preferences,
+        preferences=preferred,
         answered_clarification=answered_clarification(prepared.earlier),
     )
     config: RunnableConfig = {
@@ -91,7 +91,12 @@ async def answer_message(
     final = cast(PipelineState, values)
     plan = final.get("plan")
     if plan is not None:
-        await _capture(run, plan.preferences_from_clarification, capture_mode, _save_captured)
+        await _capture(
+            run,
+            plan.preferences_from_clarification,
+            capture_mode,
+            _saver(ctx, request, prepared),
+        )
     timing = {
         "startedAt": started_at.isoformat(),
         "durationMs": round((time.perf_counter() - started) * 1000),
@@ -123,22 +128,34 @@ def answered_clarification(earlier: Sequence[HistoryMessage]) -> list[dict[str, 
 
 async def _preferences(
     ctx: AppContext, request: AnswerRequest, prepared: PreparedAnswer
-) -> tuple[dict[str, str], AutoCapture]:
-    """The person's effective preferences for the chat's ontology, and their
-    `auto_capture_mode`. None yet (the preferences service is wired here when it lands)."""
-    return {}, "off"
+) -> tuple[dict[str, str], AutoCaptureMode]:
+    """The person's effective preferences for the chat's ontology (its own over the global
+    ones), and their `auto_capture_mode`."""
+    ontology_id = prepared.scope.ontology.id
+    async with ctx.database.session() as session:
+        effective = await preferences.effective(session, request.owner_id, ontology_id)
+        mode = await preferences.auto_capture_mode(session, request.owner_id)
+    return effective, mode
 
 
-async def _save_captured(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Save answers to clarifying questions as the ontology's preferences; the pairs saved.
-    Nothing yet (the preferences service is wired here when it lands)."""
-    return []
+def _saver(ctx: AppContext, request: AnswerRequest, prepared: PreparedAnswer) -> SaveCaptured:
+    """Saves answers to clarifying questions as the ontology's `auto_captured` preferences;
+    returns the pairs saved (a pair the rules refuse is skipped)."""
+
+    async def save(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        async with ctx.database.session() as session:
+            saved = await preferences.capture(
+                session, request.owner_id, prepared.scope.ontology.id, pairs
+            )
+            return [(row.key, row.value) for row in saved]
+
+    return save
 
 
 async def _capture(
     run: PipelineRun,
     suggestions: Sequence[PreferenceSuggestion],
-    mode: AutoCapture,
+    mode: AutoCaptureMode,
     save: SaveCaptured,
 ) -> None:
     """Seed 001's auto-capture of what a reply to a clarification settles: `ask` suggests
