@@ -350,14 +350,10 @@ def _cannot_answer(model: SemanticModel, reason: str, missing: Sequence[str]) ->
     )
 
 
-async def navigate(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
-    """The join plan of the plan's steps, or why nothing fits."""
-    plan = state["plan"]
-    model = run.model
-    resolve = Resolver(model)
-    steps = database_steps(plan)
-    if not steps:
-        return {"join_plan": JoinPlanArtifact(notes="No step of the plan reads the database.")}
+def named_datasets(
+    steps: Sequence[PlanStep], model: SemanticModel, resolve: Resolver
+) -> tuple[dict[int, list[str]], list[str]]:
+    """Each step's datasets the model has, and the names it lacks (each once)."""
     step_datasets: dict[int, list[str]] = {}
     missing: list[str] = []
     for step in steps:
@@ -369,10 +365,26 @@ async def navigate(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
             else:
                 found.append(dataset)
         step_datasets[step.id] = list(dict.fromkeys(found))
-    missing = list(dict.fromkeys(missing))
+    return step_datasets, list(dict.fromkeys(missing))
+
+
+async def navigate(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
+    """The join plan of the plan's steps, or why nothing fits."""
+    plan = state["plan"]
+    model = run.model
+    resolve = Resolver(model)
+    steps = database_steps(plan)
+    if not steps:
+        return {"join_plan": JoinPlanArtifact(notes="No step of the plan reads the database.")}
+    revising = state.get("revision_target") == "navigator"
+    earlier = state.get("join_plan")
+    step_datasets, missing = named_datasets(steps, model, resolve)
     notes: list[str] = []
     searched = False
-    if missing or not any(step_datasets.values()):
+    if revising and earlier is not None and earlier.searched:
+        # What the search chose stands: a revision changes the joins, not the datasets.
+        step_datasets, searched = dict(earlier.step_datasets), True
+    elif missing or not any(step_datasets.values()):
         searched = True
         chosen, reason = await search(state, run, plan, missing)
         found = [d for n in chosen if (d := resolve(n)) is not None]
@@ -385,19 +397,14 @@ async def navigate(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
             ):
                 step_datasets[step.id] = list(dict.fromkeys([*step_datasets[step.id], *found]))
         if missing:
+            chose = (
+                f"the search chose {', '.join(found)}." if found else "the search found nothing."
+            )
             notes.append(
-                f"The plan named {', '.join(missing)}, which the semantic model lacks; "
-                + (
-                    f"the search chose {', '.join(found)}."
-                    if found
-                    else "the search found nothing."
-                )
+                f"The plan named {', '.join(missing)}, which the semantic model lacks; {chose}"
             )
     names = list(dict.fromkeys(n for names in step_datasets.values() for n in names))
-    diagnosis = (
-        state.get("revision_diagnosis", "") if state.get("revision_target") == "navigator" else ""
-    )
-    earlier = state.get("join_plan")
+    diagnosis = state.get("revision_diagnosis", "") if revising else ""
     previous = earlier.join_paths if earlier is not None else []
     paths, path_notes = connect(model, names, diagnosis=diagnosis, previous=previous)
     notes += path_notes

@@ -103,10 +103,28 @@ NAVIGATOR_ROLE = (
 )
 
 
+# Retrieved datasets the planner sees in full (YAML); the rest, one line each. A model of
+# thousands of datasets then costs the planner about what the demo's six do.
+PLANNER_FULL_DATASETS = 6
+
+
 def _datasets(datasets: Sequence[PromptDataset], heading: str) -> str:
     if not datasets:
         return ""
     return "\n\n".join([heading, *(dataset_block(d) for d in datasets)])
+
+
+def _more_datasets(datasets: Sequence[PromptDataset]) -> str:
+    if not datasets:
+        return ""
+    lines = [
+        "Also found, less relevant (a step may name one; the next phase gives its fields):",
+        *(
+            f"- **{d.name}**: {' '.join((d.description or 'No description').split())}"
+            for d in datasets
+        ),
+    ]
+    return "\n".join(lines)
 
 
 def _metrics(metrics: Sequence[PromptMetric]) -> str:
@@ -200,16 +218,18 @@ def planner_prompt(
         )
     else:
         heading = ""
+    full, more = datasets[:PLANNER_FULL_DATASETS], datasets[PLANNER_FULL_DATASETS:]
     sections = [
         PLANNER_ROLE,
         PLANNER_POLICY,
         QUERY_PLAN_GUIDE,
-        _datasets(datasets, heading)
+        _datasets(full, heading)
         or (
             "## Datasets\n\nThe search for datasets relevant to this question found nothing. "
             "Name the datasets each step would need; the next phase looks them up in the "
             "whole semantic model."
         ),
+        _more_datasets(more),
         _metrics(metrics),
         _joins(joins),
         f"## Database\n\nThe database is {DIALECT_NAMES.get(dialect, dialect)}. "

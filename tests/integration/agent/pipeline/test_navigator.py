@@ -145,3 +145,20 @@ async def test_a_revision_sent_here_passes_the_diagnosis_on(retail: Retail) -> N
     again = (await navigate(state, phase.run))["join_plan"]
     assert f"Revision asked by the verifier: {diagnosis}" in again.notes
     assert phase.model.calls == []
+
+
+async def test_a_revision_after_a_search_keeps_its_choice_without_searching_again(
+    retail: Retail,
+) -> None:
+    choose = Reply(tool_calls=[call("choose_datasets", datasets=["orders", "stores"])])
+    phase = await phase_run(retail, "Sales per region", [choose])
+    state = state_of("Sales per region", plan=plan_of(["sales", "regions"]))
+    first = (await navigate(state, phase.run))["join_plan"]
+    assert first.searched and first.step_datasets == {1: ["orders", "stores"]}
+    state.update(  # type: ignore[typeddict-item]
+        join_plan=first, revision_target="navigator", revision_diagnosis="join_key: wrong key"
+    )
+    again = (await navigate(state, phase.run))["join_plan"]
+    assert len(phase.model.calls) == 1  # the search ran once
+    assert again.searched and again.step_datasets == first.step_datasets
+    assert [p.datasets for p in again.join_paths] == [("orders", "stores")]

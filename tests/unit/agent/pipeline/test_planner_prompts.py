@@ -99,3 +99,14 @@ def test_the_navigator_prompt_names_the_steps_and_what_is_missing() -> None:
     text = navigator_prompt("Sales per store?", [(1, "Sales per store", ["sales"])], ["sales"], 8)
     assert "1. Sales per store (named: sales)" in text
     assert "which do not exist: sales" in text and "At most 8 rounds" in text
+
+
+def test_past_six_retrieved_datasets_the_planner_reads_one_line_each() -> None:
+    many = [
+        PromptDataset(f"table_{n}", f"Table number {n}.", f"name: table_{n}\nfields: []\n")
+        for n in range(10)
+    ]
+    text = planner_prompt(many, [], [], "sqlite", TODAY)
+    assert "These 10 datasets" in text
+    assert "### table_5" in text and "### table_6" not in text
+    assert "- **table_6**: Table number 6." in text and "- **table_9**: Table number 9." in text
