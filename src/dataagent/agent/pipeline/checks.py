@@ -20,8 +20,8 @@ from dataagent.agent.pipeline.sql_facts import (
     Scalar,
     SqlFacts,
     labels,
-    read_sql,
 )
+from dataagent.agent.pipeline.sql_reader import read_sql
 from dataagent.agent.pipeline.state import Check, RevisionTarget, SqlResult
 from dataagent.semantic.fanout import fan_out_edge, primary_key
 from dataagent.semantic.joins import make_path
