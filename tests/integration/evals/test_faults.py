@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from dataagent.cli import _faults_on_ontology, app
 from dataagent.demo import DemoData
-from dataagent.demo.loaders import write_sqlite
+from dataagent.demo.loaders import write_duckdb, write_sqlite
 from dataagent.evals import faults
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.yaml_io import dump_yaml
@@ -197,3 +197,17 @@ async def test_on_an_ontology_through_the_recorded_executor(
             .where(QueryRecord.question == "eval faults")
         )
     assert recorded == 8  # every gold and faulty query ran, and was recorded
+
+
+@pytest.mark.slow
+async def test_the_retail_cases_on_the_demos_duckdb_file(
+    demo_data: DemoData, tmp_path: Path
+) -> None:
+    path = tmp_path / "retail.duckdb"
+    write_duckdb(demo_data, path)
+    spec = ConnectionSpec(dialect="duckdb", database=str(path))
+    model = generate_semantic_model(introspect(spec, LOCAL), "retail")
+    cases = faults.read_cases(FAULTS / "retail.jsonl")
+    results = await faults.evaluate(cases, model, faults.database_runner(spec))
+    assert [r.case.question for r in results if r.gold_flags] == []
+    assert all(r.faulty_flags for r in results)

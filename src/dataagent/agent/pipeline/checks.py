@@ -17,11 +17,10 @@ from dataagent.agent.pipeline.expectations import Expectations, ExpectedMeasure
 from dataagent.agent.pipeline.sql_facts import (
     REPEAT_SENSITIVE,
     ColumnUse,
-    Scalar,
     SqlFacts,
     labels,
-    read_sql,
 )
+from dataagent.agent.pipeline.sql_reader import read_sql
 from dataagent.agent.pipeline.state import Check, RevisionTarget, SqlResult
 from dataagent.semantic.fanout import fan_out_edge, primary_key
 from dataagent.semantic.joins import make_path
@@ -109,7 +108,7 @@ def fan_out(facts: SqlFacts, expect: Expectations, model: SemanticModel) -> list
             if aggregate.function not in REPEAT_SENSITIVE:
                 continue
             if aggregate.counts_rows:
-                hit = [a for a in scope.duplicated if scope.aliases.get(a) in expect.counted]
+                hit = sorted(a for a in scope.duplicated if scope.aliases.get(a) in expect.counted)
             elif aggregate.aliases <= scope.duplicated:
                 hit = sorted(aggregate.aliases)
             else:
@@ -182,12 +181,6 @@ def null_key_loss(facts: SqlFacts, expect: Expectations, model: SemanticModel) -
     return list(dict.fromkeys(problems))
 
 
-def _normal(value: Scalar) -> Scalar:
-    if isinstance(value, float) and value.is_integer():
-        return float(int(value))
-    return value
-
-
 def dropped_filter(facts: SqlFacts, expect: Expectations, model: SemanticModel) -> list[str]:
     """Filters the plan asked for that the SQL does not apply (or applies to other values)."""
     problems = []
@@ -201,11 +194,8 @@ def dropped_filter(facts: SqlFacts, expect: Expectations, model: SemanticModel) 
             continue
         if wanted.op not in ("=", "in") or not wanted.values:
             continue
-        values = {_normal(v) for v in wanted.values}
-        if any(
-            p.op == "other" or (p.op in ("=", "in") and values <= {_normal(v) for v in p.values})
-            for p in found
-        ):
+        values = set(wanted.values)  # numbers are floats on both sides, text is text
+        if any(p.op == "other" or (p.op in ("=", "in") and values <= set(p.values)) for p in found):
             continue
         problems.append(
             f"The plan filters {wanted.describe()}, but the SQL keeps other values of "

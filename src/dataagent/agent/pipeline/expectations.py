@@ -22,9 +22,8 @@ from dataagent.agent.pipeline.sql_facts import (
     ColumnUse,
     Scalar,
     SqlFacts,
-    expression_columns,
-    read_sql,
 )
+from dataagent.agent.pipeline.sql_reader import expression_columns, read_sql
 from dataagent.agent.pipeline.state import PlanStep
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.semantic.model import SemanticModel

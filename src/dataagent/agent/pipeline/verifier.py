@@ -15,7 +15,6 @@ with a caveat; only a failing `assert` fails it.
 from __future__ import annotations
 
 import time
-import uuid
 from typing import Any
 
 import pandas as pd
@@ -125,8 +124,7 @@ async def _acceptance(
     """One acceptance check in the sandbox: the check, and a caveat when it could not run."""
     assert check.python is not None
     args = {"code": check.python, "description": check.description}
-    call_id = f"verifier_{uuid.uuid4().hex[:12]}"
-    await run.emit("tool_start", {"id": call_id, "phase": PHASE, "name": TOOL, "args": args})
+    await run.emit("tool_start", {"phase": PHASE, "name": TOOL, "args": args})
     started = time.perf_counter()
     caveat: str | None = None
     passed, message, output = True, check.description, ""
@@ -151,17 +149,11 @@ async def _acceptance(
     elapsed = round((time.perf_counter() - started) * 1000)
     is_error = caveat is not None or not passed
     event = "tool_error" if is_error else "tool_end"
-    payload: dict[str, Any] = {
-        "id": call_id,
-        "phase": PHASE,
-        "name": TOOL,
-        "durationMs": elapsed,
-    }
+    payload: dict[str, Any] = {"phase": PHASE, "name": TOOL}
     payload["error" if is_error else "result"] = output or message
     await run.emit(event, payload)
     run.tool_calls.append(
         {
-            "id": call_id,
             "phase": PHASE,
             "name": TOOL,
             "args": args,

@@ -7,7 +7,8 @@ import pytest
 
 from dataagent.agent.pipeline import checks
 from dataagent.agent.pipeline.expectations import Expectations, from_resolved, from_sql
-from dataagent.agent.pipeline.sql_facts import ColumnUse, read_sql
+from dataagent.agent.pipeline.sql_facts import ColumnUse
+from dataagent.agent.pipeline.sql_reader import read_sql
 from dataagent.agent.pipeline.state import SqlResult
 from dataagent.demo.semantic_model import curated_model_yaml
 from dataagent.semantic.compiler import compile_plan
