@@ -138,12 +138,17 @@ def transcript(messages: Sequence[HistoryMessage], limits: HistoryLimits = Histo
     return "\n\n".join(reversed(blocks))
 
 
+# The statuses of an answer that ended: quoted, as the next question follows on from them.
+_FINISHED = frozenset({"complete", "failed", "clarification_needed"})
+
+
 def quotable(messages: Sequence[HistoryMessage]) -> list[HistoryMessage]:
-    """The messages worth quoting: questions, and answers that finished (complete or failed)."""
+    """The messages worth quoting: questions, and answers that finished (complete, failed, or
+    clarifying questions, which the next message answers)."""
     return [
         m
         for m in messages
-        if m.role == "user" or (m.status in ("complete", "failed") and (m.content or m.metadata))
+        if m.role == "user" or (m.status in _FINISHED and (m.content or m.metadata))
     ]
 
 

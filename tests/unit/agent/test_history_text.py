@@ -77,6 +77,18 @@ def test_transcript_quotes_tool_calls_and_failures() -> None:
     )
 
 
+def test_clarifying_questions_are_quoted_so_the_reply_continues_them() -> None:
+    messages = [
+        HistoryMessage(0, "user", "Revenue by region?", "complete", {}),
+        HistoryMessage(1, "assistant", "Which year: 2025 or 2026?", "clarification_needed", {}),
+        HistoryMessage(2, "user", "2026", "complete", {}),
+    ]
+    assert quotable(messages) == messages
+    assert transcript(messages) == (
+        "User: Revenue by region?\n\nAssistant: Which year: 2025 or 2026?\n\nUser: 2026"
+    )
+
+
 def test_an_answer_with_thousands_of_tool_calls_is_quoted_briefly() -> None:
     calls = [
         {
