@@ -118,7 +118,9 @@ def measure(questions: int, home: Path, model_url: str) -> dict[str, Any]:
             token = client.post("/api/auth/login", json=login).json()["data"]["accessToken"]
             client.headers["Authorization"] = f"Bearer {token}"
             ontology = client.get("/api/ontologies").json()["data"][0]["id"]
-            chat = client.post("/api/data-agent/chats", json={"ontologyId": ontology})
+            # The scripted model answers as the ReAct agent does.
+            body = {"ontologyId": ontology, "agentMode": "react"}
+            chat = client.post("/api/data-agent/chats", json=body)
             chat_id = chat.json()["data"]["id"]
             signed_in, claim, replay = [], [], []
             for index in range(questions + 3):  # three to warm up
