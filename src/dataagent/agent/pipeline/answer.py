@@ -40,6 +40,7 @@ from dataagent.agent.pipeline.state import (
 from dataagent.agent.react import Answer, AnswerRequest, PreparedAnswer, prepare_answer
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm.calls import ChatClient
+from dataagent.llm.usage import TokenUsage
 from dataagent.services import preferences
 from dataagent.services.context import AppContext
 from dataagent.vocabulary import AutoCaptureMode
@@ -218,11 +219,19 @@ def _base_metadata(run: PipelineRun) -> dict[str, Any]:
         "agentMode": "pipeline",
         "toolCalls": run.tool_calls,
         "tokensUsed": run.client.usage.to_json(),
-        "tokensByPhase": {phase: usage.to_json() for phase, usage in run.phase_usage.items()},
+        "tokensByPhase": {phase: usage.to_json() for phase, usage in _by_phase(run).items()},
         "phaseMs": dict(run.phase_ms),
         "datasetsUsed": scope.datasets_used,
         "charts": scope.charts,
     }
+
+
+def _by_phase(run: PipelineRun) -> dict[str, TokenUsage]:
+    """Tokens per phase of every call of the answer (`history` for summarising the chat)."""
+    totals: dict[str, TokenUsage] = {}
+    for call in run.client.calls:
+        totals[call.phase] = totals.get(call.phase, TokenUsage()) + call.usage
+    return totals
 
 
 def answer_metadata(

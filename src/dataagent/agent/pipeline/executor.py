@@ -396,7 +396,7 @@ def render_repair(sql: str, error: str, schema: str) -> str:
     """The repair call's material: the failed query, the error, the schema."""
     return (
         f"Failed query:\n```sql\n{sql.strip()}\n```\n\nError: {error}\n\n"
-        f"Schema of the datasets:\n```yaml\n{schema}\n```"
+        f"Schema of the datasets:\n```yaml\n{schema.strip()}\n```"
     )
 
 

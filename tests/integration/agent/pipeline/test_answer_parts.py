@@ -125,6 +125,8 @@ async def test_the_metadata_keeps_seed_001s_fields(retail: Retail) -> None:
     assert [c["name"] for c in metadata["toolCalls"]] == ["query_database"] * 2
     assert all(c["phase"] == "executor" and c["stepId"] == 1 for c in metadata["toolCalls"])
     assert metadata["tokensUsed"]["total"] > 0
+    # Tokens per phase of the calls made: here the explainer's one call.
+    assert metadata["tokensByPhase"] == {"explainer": metadata["tokensUsed"]}
     assert metadata["datasetsUsed"] == ["stores"]
     assert (
         len(metadata["charts"]) == 1 and metadata["charts"] == metadata["explainerOutput"]["charts"]

@@ -241,3 +241,18 @@ def test_the_main_result_is_the_last_sql_step_that_succeeded() -> None:
     results = [result(1, sql_result=rows), result(2, sql_result=rows, error="x"), result(3)]
     assert main_result(results) is results[0]
     assert main_result([]) is None
+
+
+async def test_lineage_names_the_time_window_and_grain_of_the_sql_that_ran(
+    retail: Retail,
+) -> None:
+    phase = await pipeline_phase(retail, "Orders per month?", [Reply(text="Monthly orders.")])
+    results = await _results(phase, MONTHLY)
+    state = phase.state("Orders per month?", plan=sql_plan(PlanStep(id=1, description="q")))
+    state["step_results"] = results
+    lineage = (await explain(state, phase.run))["explainer_output"].data_lineage
+    assert lineage is not None
+    assert lineage.datasets == ["orders"]
+    assert lineage.time_window == "order_date >= '2024-01-01' AND order_date < '2024-07-01'"
+    assert lineage.grain == "SUBSTRING(order_date, 1, 7) || '-01'"  # GROUP BY 1, resolved
+    assert lineage.row_count == 6
