@@ -29,7 +29,8 @@ MAX_TABLE_ROWS = 200
 TITLE_CHARS = 120
 NOT_AN_ANSWER = "A report is made of an answer (an assistant message), not of a question."
 _CHART_LINK = re.compile(r"!\[[^\]\n]*\]\(/api/charts/([0-9a-fA-F-]{36})\.png\)[ \t]*\n?")
-_ASSUMPTIONS = re.compile(r"\n+#{1,6}[ \t]+Assumptions[ \t]*\n.*\Z", re.DOTALL)
+# The sections a pipeline answer ends with ("## Caveats", "## Assumptions"): blocks here.
+_CLOSING_SECTIONS = re.compile(r"\n+#{1,6}[ \t]+(?:Caveats|Assumptions)[ \t]*\n.*\Z", re.DOTALL)
 _MARKDOWN_ROW = re.compile(r"^\|(.*)\|\s*$")
 _SUMMARY = re.compile(r"^\((\d+) rows?, \d+ ?ms(; truncated[^)]*)?\)")
 
@@ -178,9 +179,9 @@ def build_report(message: DataChatMessage, question: str, kept: list[Chart]) -> 
     narrative = explained.get("narrative")
     if not isinstance(narrative, str) or not narrative.strip():
         narrative = message.content
-        if assumptions:
-            # The answer's text ends with its "## Assumptions" section: it has a block here.
-            narrative = _ASSUMPTIONS.sub("\n", narrative)
+        if assumptions or caveats:
+            # The answer's text ends with its caveats and assumptions: they have blocks here.
+            narrative = _CLOSING_SECTIONS.sub("\n", narrative)
     chart_ids = {str(chart.id) for chart in kept}
     # The charts are blocks of their own; a link to one in the text would show it twice.
     narrative, removed = _CHART_LINK.subn(

@@ -40,7 +40,7 @@ class Demo:
     ask: Callable[..., Awaitable[Asked]]
 
 
-async def demo_ontology(world: World, demo_data: DemoData, path: Path) -> uuid.UUID:
+async def demo_ontology(world: World, demo_data: DemoData, path: Path) -> uuid.UUID:  # noqa: F811
     """The demo retailer as `make demo` makes it: the DuckDB file, the generated model
     replaced by the curated one, a ready ontology of the contributor's."""
     ctx, owner = world.context, world.contributor
@@ -90,17 +90,8 @@ async def demo(world: World, demo_data: DemoData, tmp_path: Path) -> Demo:  # no
         events = Recorder()
         async with world.database.session() as session:
             conversation = await chats.load_conversation(ctx, session, owner.id, chat.id, reply_id)
-        try:
-            answer = await answer_message(
-                ctx, AnswerRequest(owner.id, conversation, run_id), events, client
-            )
-        except Exception:
-            for c in client.calls:
-                print("CALL", c.phase, c.purpose, (c.response_content or "")[:150], c.error)
-            for e, d in events.events:
-                if e in ("phase_artifact",) and d["phase"] == "verifier":
-                    print("VERIFY", [ (c["name"], c["message"]) for c in d["artifact"]["checks"] if not c["passed"]])
-            raise
+        request = AnswerRequest(owner.id, conversation, run_id)
+        answer = await answer_message(ctx, request, events, client)
         async with world.database.session() as session:
             await chats.complete_message(
                 session, reply_id, answer.content, answer.metadata, answer.status

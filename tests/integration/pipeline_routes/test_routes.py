@@ -15,7 +15,6 @@ Routes (seed 001's "Conditional Routing"):
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -243,12 +242,14 @@ async def test_what_the_ontology_lacks_is_a_helpful_refusal(demo: Demo) -> None:
 
 
 NOWHERE = (
-    "SELECT s.region, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue FROM order_items oi "
+    "SELECT s.region, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue "
+    "FROM order_items oi "
     "JOIN orders o ON o.id = oi.order_id JOIN stores s ON s.id = o.store_id "
     "WHERE s.region = 'Atlantis' GROUP BY s.region"
 )
 BY_REGION = (
-    "SELECT s.region, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue FROM order_items oi "
+    "SELECT s.region, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue "
+    "FROM order_items oi "
     "JOIN orders o ON o.id = oi.order_id JOIN stores s ON s.id = o.store_id "
     "WHERE o.status = 'completed' GROUP BY s.region"
 )
@@ -307,7 +308,8 @@ async def test_a_failed_check_sends_the_answer_back_and_the_revision_passes(demo
 
 async def test_a_failed_acceptance_check_goes_to_the_sql_builder(demo: Demo) -> None:
     one_row = (
-        "SELECT SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue FROM order_items oi "
+        "SELECT SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue "
+        "FROM order_items oi "
         "JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'"
     )
     plan = model_sql_plan(

@@ -182,10 +182,13 @@ async def _narrate(state: PipelineState, run: PipelineRun) -> ExplainerOutput:
     unbacked = ungrounded(narrative, known_values(rows, extra=backing))
     if unbacked:
         caveats.append(_numbers_caveat(unbacked))
-    if assumptions:
-        section = assumptions_section(assumptions)
-        await _emit_text(run, section)
-        narrative += section
+    # What the reader must know is in the answer's text, not only in its metadata.
+    closing = (caveats_section(caveats) if caveats else "") + (
+        assumptions_section(assumptions) if assumptions else ""
+    )
+    if closing:
+        await _emit_text(run, closing)
+        narrative += closing
     made = await _chart(run, results)
     images = [c for r in results if r.python_result for c in r.python_result.charts]
     return ExplainerOutput(
@@ -255,6 +258,12 @@ def _numbers_caveat(numbers: Sequence[str]) -> str:
 def assumptions_section(assumptions: Sequence[str]) -> str:
     """Seed 002's section, appended to the answer: `## Assumptions` and a bullet each."""
     return "\n\n## Assumptions\n\n" + "\n".join(f"- {a}" for a in assumptions)
+
+
+def caveats_section(caveats: Sequence[str]) -> str:
+    """What limits the answer (failed checks, failed steps, numbers the results do not hold,
+    revisions used up): `## Caveats` and a bullet each, before the assumptions."""
+    return "\n\n## Caveats\n\n" + "\n".join(f"- {c}" for c in caveats)
 
 
 def preferences_section(preferences: dict[str, str]) -> str:
