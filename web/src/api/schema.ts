@@ -5093,7 +5093,7 @@ export interface operations {
                     "text/event-stream": {
                         data: string;
                         /** @enum {string} */
-                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        event: "chart" | "clarification_requested" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "phase_artifact" | "phase_end" | "phase_start" | "preference_auto_saved" | "preference_suggested" | "step_complete" | "step_start" | "text" | "token_update" | "tool_call" | "tool_end" | "tool_error" | "tool_result" | "tool_start";
                         id: string;
                     };
                 };
@@ -5369,7 +5369,7 @@ export interface operations {
                     "text/event-stream": {
                         data: string;
                         /** @enum {string} */
-                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        event: "chart" | "clarification_requested" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "phase_artifact" | "phase_end" | "phase_start" | "preference_auto_saved" | "preference_suggested" | "step_complete" | "step_start" | "text" | "token_update" | "tool_call" | "tool_end" | "tool_error" | "tool_result" | "tool_start";
                         id: string;
                     };
                 };
@@ -5951,7 +5951,7 @@ export interface operations {
                     "text/event-stream": {
                         data: string;
                         /** @enum {string} */
-                        event: "chart" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "text" | "token_update" | "tool_call" | "tool_result";
+                        event: "chart" | "clarification_requested" | "clear_streaming" | "llm_call_end" | "llm_call_start" | "message_chunk" | "message_complete" | "message_error" | "message_start" | "phase_artifact" | "phase_end" | "phase_start" | "preference_auto_saved" | "preference_suggested" | "step_complete" | "step_start" | "text" | "token_update" | "tool_call" | "tool_end" | "tool_error" | "tool_result" | "tool_start";
                         id: string;
                     };
                 };

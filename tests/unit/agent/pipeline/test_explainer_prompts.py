@@ -25,7 +25,15 @@ from dataagent.agent.pipeline.state import (
 
 GOLDEN = Path(__file__).parents[3] / "fixtures" / "prompts"
 
-PLAN = PlanArtifact(complexity="analytical", intent="Compare the regions' store counts")
+PLAN = PlanArtifact(
+    complexity="analytical",
+    intent="Compare the regions' store counts",
+    steps=[
+        PlanStep(id=1, description="Stores per region"),
+        PlanStep(id=2, description="Share of each region", strategy="python", depends_on=[1]),
+        PlanStep(id=3, description="Revenue"),
+    ],
+)
 RESULTS = [
     StepResult(
         step_id=1,
