@@ -311,8 +311,29 @@ def _status_of(exc: BaseException) -> int | None:
 
 
 def _refuses_format(exc: BaseException | None) -> bool:
-    """A server's refusal of the request as made (400, 422): one without the response format."""
-    return exc is not None and _status_of(exc) in (400, 422)
+    """A server's refusal of the request as made (400, 422): one without the response format.
+    A prompt longer than the model's context window is refused with 400 too; that is not
+    about the format, and the schema in the prompt would only make it longer."""
+    return exc is not None and _status_of(exc) in (400, 422) and not exceeds_context(exc)
+
+
+# How providers say a prompt is longer than the model's context window: OpenAI's error code,
+# llama.cpp's error type, and the words of vLLM, Ollama and others.
+_CONTEXT_WORDS = (
+    "context_length_exceeded",
+    "exceed_context_size",
+    "maximum context length",
+    "context window",
+    "exceeds the available context",
+    "context length",
+)
+
+
+def exceeds_context(exc: BaseException) -> bool:
+    """A refusal because the prompt does not fit the model's context window."""
+    parts = [str(exc), str(getattr(exc, "body", "") or ""), str(getattr(exc, "message", ""))]
+    text = " ".join(parts).lower()
+    return any(words in text for words in _CONTEXT_WORDS)
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -341,6 +362,11 @@ def describe_failure(exc: BaseException, provider: str) -> str:
     status = _status_of(exc)
     if status == 429:
         return f"The {provider} model is rate-limited (429); try again shortly."
+    if status == 400 and exceeds_context(exc):
+        return (
+            f"The {provider} model's context window is too small for this request (400); "
+            "use a model with a larger context, or ask a narrower question."
+        )
     if status in (401, 403):
         return f"The {provider} model refused the credentials ({status}); check the API key."
     if status is not None and status >= 500:

@@ -37,7 +37,14 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 
 
 class StructuredOutputError(ValueError):
-    """An answer that is not the JSON object asked for, or does not fit its model."""
+    """An answer that is not the JSON object asked for, or does not fit its model.
+
+    `misfit` is True when the answer was a JSON object that broke the model's rules (the
+    server did constrain it to JSON), False when it held no JSON object at all."""
+
+    def __init__(self, message: str, *, misfit: bool = False) -> None:
+        super().__init__(message)
+        self.misfit = misfit
 
 
 @functools.cache
@@ -203,15 +210,20 @@ def parse_structured(answer: str | dict[str, Any], schema: type[T]) -> T:
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
-        raise StructuredOutputError(summarise(exc)) from None
+        raise StructuredOutputError(summarise(exc), misfit=True) from None
 
 
 def reask(error: StructuredOutputError, schema: type[BaseModel], mode: StructuredMode) -> str:
     """The message that asks once more, carrying what was wrong."""
     if mode == "tool":
         again = f"Call the tool {schema_name(schema)} again with corrected arguments."
+    elif mode == "json_schema" and error.misfit:
+        # JSON that breaks a rule: the server did apply the response format, which carries
+        # the schema; sending it again (thousands of tokens) can overflow a small model.
+        again = "Answer again with only the corrected JSON object."
     elif mode == "json_schema":
-        # A server that ignores the response format leaves the model without the schema.
+        # No JSON at all: a server that ignores the response format leaves the model
+        # without the schema.
         again = (
             "Answer again with only the corrected JSON object, matching this JSON schema:\n\n"
             f"```json\n{_schema_text(schema)}\n```"

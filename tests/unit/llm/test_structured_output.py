@@ -296,3 +296,36 @@ def test_the_schema_sent_has_no_titles_and_no_refs() -> None:
     inlined = inlined_schema_of(Outer)
     assert "$defs" not in inlined and "$ref" not in json.dumps(inlined)
     assert inlined["properties"]["items"]["items"]["properties"]["title"] == {"type": "string"}
+
+
+async def test_json_that_breaks_a_rule_is_re_asked_without_the_schema_again(
+    openai_server: FakeOpenAIServer, openai_client: ChatClient
+) -> None:
+    # The server applied the response format (the answer is JSON): the schema travels in it
+    # already, and repeating it in the prompt can overflow a small model's context.
+    openai_server.push(Step(text='{"rowCount": -1, "reasonGiven": "x"}'), Step(text=GOOD))
+    answer = await openai_client.structured(MESSAGES, Answer, phase="planner", purpose="plan")
+    assert answer.row_count == 3
+    _, second = openai_server.requests
+    last = second["messages"][-1]["content"]
+    assert "rowCount" in last  # the error names the field
+    assert '"type": "integer"' not in last and "JSON schema" not in last
+    assert second["response_format"]["type"] == "json_schema"
+
+
+async def test_a_prompt_longer_than_the_context_window_is_said_so_not_read_as_a_format_refusal(
+    openai_server: FakeOpenAIServer, openai_client: ChatClient
+) -> None:
+    openai_server.push(
+        Step(
+            status=400,
+            error_message="request (8331 tokens) exceeds the available context size "
+            "(8192 tokens), try increasing it",
+        )
+    )
+    with pytest.raises(DataAgentError) as caught:
+        await openai_client.structured(MESSAGES, Answer, phase="planner", purpose="plan")
+    assert caught.value.code == ErrorCode.LLM_ERROR
+    assert "context window is too small" in caught.value.message
+    # Not asked again with the schema in the prompt (longer still).
+    assert len(openai_server.requests) == 1
