@@ -1,9 +1,9 @@
 """The agent's `create_chart` tool: draw rows the model already has as a chart in the answer.
 
-The model passes a `ChartRequest` (type, title, rows, x, y, optional series). Before any
-other work its arguments are measured against the `chart_*` limits (total size, rows,
-columns, label lengths): the model is not trusted, and megabytes of rows once took minutes
-to draw. A request that is too big or does not validate is refused with
+The model passes a `ChartRequest` (type, title, rows, x, y, optional series, a scatter's
+optional label). Before any other work its arguments are measured against the `chart_*`
+limits (total size, rows, columns, label lengths): the model is not trusted, and megabytes
+of rows once took minutes to draw. A request that is too big or does not validate is refused with
 "Error (VALIDATION_ERROR): the chart was not made. …" saying what to fix (a `ToolException`
 the tool turns into an error result). A chart that is made is kept (PNG + Vega-Lite spec),
 reported through `on_chart` (the run turns it into a `chart` event), and answered with the
@@ -38,14 +38,17 @@ DESCRIPTION = """\
 Draw a chart from rows you already have (e.g. a query result) and show it in your answer.
 Use it when a picture says more than a table: a trend over time (chart_type "line"),
 comparing categories ("bar"), shares of a whole across a few categories ("pie", one y
-column, no negative values), or each category split into parts ("stacked_bar", with
-`series` or several y columns).
+column, no negative values), each category split into parts ("stacked_bar", with
+`series` or several y columns), or how two measures relate ("scatter": one point per
+row, x and one y column both numeric).
 Arguments: chart_type; title; data: the rows as objects, column name -> value (at most
 {rows:,} rows of at most {columns} columns, labels of at most {text_chars} characters:
-aggregate with SQL first); x: the category or date column; y: a list of
-numeric columns (several y columns give several series); series: optional column whose
-values split the rows into series (long format, one y column).
-More than 15 categories are cut to the 14 largest plus "Other".
+aggregate with SQL first); x: the category or date column (a numeric column for scatter);
+y: a list of numeric columns (several y columns give several series); series: optional
+column whose values split the rows into series (long format, one y column); label
+(scatter only): optional column naming each point, shown in its tooltip.
+More than 15 categories are cut to the 14 largest plus "Other" (a scatter keeps every
+point).
 Returns a markdown image link and what the chart shows: put the link in your answer,
 unchanged, where the chart belongs."""
 

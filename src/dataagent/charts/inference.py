@@ -7,7 +7,10 @@ year, month, …), a measure (numbers), or a label (text, booleans, identifiers)
 - a label and measures → a bar chart; a pie instead when one measure splits a whole
   (a share/percent column, or values summing to 100 or to 1) across 2–6 labels;
 - two labels and a measure → a stacked bar chart (the label with fewer values stacks);
-- anything else (one row, no measure, only numbers, three labels, …) → None.
+- two measures and no time, from at least 3 rows → a scatter chart of the second against
+  the first: either the two measures alone, or a label naming each point (each label once)
+  beside two measures of unlike sizes (like-sized ones stay a grouped bar chart);
+- anything else (one row, no measure, two numbers from two rows, three labels, …) → None.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ Role = Literal["time", "measure", "label"]
 PIE_MAX_SLICES = 6
 MAX_SERIES = 10
 MAX_MEASURES = 4
+# A scatter chart of fewer points shows no relation.
+MIN_SCATTER_POINTS = 3
 # Measures drawn together must be of a like size: revenue beside a row count is unreadable.
 LIKE_SIZE_RATIO = 10
 
@@ -69,7 +74,11 @@ def infer_chart(
         return None
 
     chart: tuple[ChartType, str, list[str], str | None] | None = None
-    if times:
+    point_label: str | None = None
+    if not times and _scatters(labels, measures, len(table)):
+        chart = ("scatter", measures[0].name, [measures[1].name], None)
+        point_label = labels[0].name if labels else None
+    elif times:
         x = times[0]
         if not labels and len(times) == 1:
             chart = ("line", x.name, _like_sized(measures), None)
@@ -90,19 +99,30 @@ def infer_chart(
         return None
 
     kind, x_name, y, series = chart
-    used = [x_name, *y, *([series] if series else [])]
+    used = [x_name, *y, *([series] if series else []), *([point_label] if point_label else [])]
     data = [{name: row.get(name) for name in used} for row in table]
     try:
         return ChartRequest(
             chart_type=kind,
-            title=(title or _title(x_name, y, series))[:200],
+            title=(title or _title(x_name, y, series, against=kind == "scatter"))[:200],
             data=data,
             x=x_name,
             y=y,
             series=series,
+            label=point_label,
         )
     except ValidationError:
         return None
+
+
+def _scatters(labels: list[_Column], measures: list[_Column], rows: int) -> bool:
+    """Two measures that a scatter chart shows best: alone, or beside one label naming each
+    row once when their sizes are unlike (like-sized measures read better as grouped bars)."""
+    if len(measures) != 2 or rows < MIN_SCATTER_POINTS:
+        return False
+    if not labels:
+        return True
+    return len(labels) == 1 and labels[0].distinct == rows and len(_like_sized(measures)) == 1
 
 
 def _as_dict(columns: Sequence[str], row: Sequence[Any] | Mapping[str, Any]) -> dict[str, Any]:
@@ -168,10 +188,10 @@ def _splits_a_whole(labels: _Column, measure: _Column) -> bool:
     return sums_to_whole or _SHARE_WORDS.search(measure.name) is not None
 
 
-def _title(x: str, y: list[str], series: str | None) -> str:
+def _title(x: str, y: list[str], series: str | None, *, against: bool = False) -> str:
     names = [_words(name) for name in y]
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    title = f"{what} by {_words(x)}"
+    title = f"{what} {'against' if against else 'by'} {_words(x)}"
     if series:
         title += f" and {_words(series)}"
     return title[:1].upper() + title[1:]

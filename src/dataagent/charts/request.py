@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from dataagent.charts.values import Cell, as_number
 
-ChartType = Literal["bar", "line", "pie", "stacked_bar"]
-CHART_TYPES: tuple[ChartType, ...] = ("bar", "line", "pie", "stacked_bar")
+ChartType = Literal["bar", "line", "pie", "stacked_bar", "scatter"]
+CHART_TYPES: tuple[ChartType, ...] = ("bar", "line", "pie", "stacked_bar", "scatter")
 
 MAX_ROWS = 5_000
 MAX_Y_COLUMNS = 10
@@ -44,7 +44,7 @@ def size_problems(arguments: dict[str, Any], limits: ChartLimits) -> list[str]:
             f"{limits.text_chars} characters."
         ]
     problems = []
-    for role in ("x", "series"):
+    for role in ("x", "series", "label"):
         name = arguments.get(role)
         if isinstance(name, str) and len(name) > limits.text_chars:
             problems.append(f"{role}: a column name has at most {limits.text_chars} characters.")
@@ -122,8 +122,10 @@ class ChartRequest(BaseModel):
     `data` holds rows as objects (column name → value). `x` names the category or time
     column; `y` the numeric columns (several y columns are drawn as several series);
     `series` optionally names a column whose values split the rows into series (long
-    format: one row per x and series), for stacked bars and multi-line charts. Numeric
-    text in y columns ("1,234.5") is read as a number.
+    format: one row per x and series), for stacked bars and multi-line charts. A scatter
+    chart draws one point per row, x and its one y column both numeric; `label` optionally
+    names the column that says what each point is (shown in its tooltip). Numeric text in
+    y columns (and a scatter's x) ("1,234.5") is read as a number.
     """
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
@@ -131,7 +133,9 @@ class ChartRequest(BaseModel):
     chart_type: ChartType = Field(
         description="bar (categories), line (trends over time or an ordered axis), "
         "pie (shares of a whole, one y column, a few categories), "
-        "stacked_bar (parts of each category: needs `series` or several y columns)."
+        "stacked_bar (parts of each category: needs `series` or several y columns), "
+        "scatter (one point per row: how two measures relate; x and one y column both "
+        "numeric, optional `label`)."
     )
     title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="The chart's title.")
     data: list[dict[str, Any]] = Field(
@@ -140,7 +144,10 @@ class ChartRequest(BaseModel):
         description="The rows to draw, each an object of column name → value "
         '(text, number, boolean or null), e.g. [{"region": "North", "revenue": 1200}].',
     )
-    x: str = Field(min_length=1, description="The column for the x axis (categories or dates).")
+    x: str = Field(
+        min_length=1,
+        description="The column for the x axis (categories or dates; a number for scatter).",
+    )
     y: list[str] = Field(
         min_length=1,
         max_length=MAX_Y_COLUMNS,
@@ -151,6 +158,11 @@ class ChartRequest(BaseModel):
         description="Optional column whose values split rows into series (long format), "
         'e.g. "product" for revenue by region and product.',
     )
+    label: str | None = Field(
+        None,
+        description="Scatter only: optional column naming each point (shown in its "
+        'tooltip), e.g. "customer" for revenue against orders per customer.',
+    )
 
     @field_validator("y", mode="before")
     @classmethod
@@ -158,7 +170,7 @@ class ChartRequest(BaseModel):
         # Models often pass a single column name; it means a list of one.
         return [value] if isinstance(value, str) else value
 
-    @field_validator("series", mode="before")
+    @field_validator("series", "label", mode="before")
     @classmethod
     def _blank_series_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -187,9 +199,13 @@ class ChartRequest(BaseModel):
             _known(column, "y", columns)
         if self.series is not None:
             _known(self.series, "series", columns)
+        if self.label is not None:
+            _known(self.label, "label", columns)
         self._check_roles()
         self._check_type_fits()
         self.data = [self._numbers_in_y(row, n) for n, row in enumerate(self.data, start=1)]
+        if self.chart_type == "scatter":
+            self._check_scatter_x()
         for column in self.y:
             if all(row.get(column) is None for row in self.data):
                 raise ValueError(f"The y column {column!r} holds no numbers (every value is null).")
@@ -212,6 +228,9 @@ class ChartRequest(BaseModel):
                     "Use either series (long format: one y column, a column naming the series) "
                     "or several y columns (wide format: one series per column), not both."
                 )
+        if self.label is not None and (self.label == self.x or self.label in self.y):
+            role = "x" if self.label == self.x else "y"
+            raise ValueError(f"The column {self.label!r} cannot be both label and {role}.")
 
     def _check_type_fits(self) -> None:
         if self.chart_type == "pie":
@@ -219,6 +238,15 @@ class ChartRequest(BaseModel):
                 raise ValueError("A pie chart takes exactly one y column.")
             if self.series is not None:
                 raise ValueError("A pie chart cannot have series; use stacked_bar instead.")
+        if self.chart_type == "scatter":
+            if len(self.y) != 1:
+                raise ValueError("A scatter chart takes exactly one y column.")
+            if self.series is not None:
+                raise ValueError(
+                    "A scatter chart cannot have series; name each point with label instead."
+                )
+        elif self.label is not None:
+            raise ValueError("Only a scatter chart takes a label column; use x or series.")
         if self.chart_type == "stacked_bar" and self.series is None and len(self.y) < 2:
             raise ValueError(
                 "A stacked bar chart needs series (a column splitting each bar) or several "
@@ -237,6 +265,19 @@ class ChartRequest(BaseModel):
                     "column in x or series."
                 ) from None
         return numbers
+
+    def _check_scatter_x(self) -> None:
+        for row_number, row in enumerate(self.data, start=1):
+            try:
+                row[self.x] = as_number(row.get(self.x))
+            except ValueError as error:
+                raise ValueError(
+                    f"A scatter chart's x column {self.x!r} must hold numbers, but row "
+                    f"{row_number} has {row.get(self.x)!r} ({error}). For categories use a "
+                    "bar chart; to name each point use label."
+                ) from None
+        if all(row.get(self.x) is None for row in self.data):
+            raise ValueError(f"The x column {self.x!r} holds no numbers (every value is null).")
 
     def _check_pie(self) -> None:
         column = self.y[0]

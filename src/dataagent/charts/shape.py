@@ -1,5 +1,6 @@
 """A request made drawable: categories in order, one row of values per series, long tails
-summed into "Other". The Vega-Lite spec and the PNG are both drawn from this one shape."""
+summed into "Other" (a scatter chart: its points, one per row, as they come). The Vega-Lite
+spec and the PNG are both drawn from this one shape."""
 
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ class Series:
 
 @dataclass(frozen=True)
 class ChartData:
-    """What to draw: categories along x, and one value per category for each series."""
+    """What to draw: categories along x, and one value per category for each series.
+
+    A scatter chart's "categories" are its points' x values, one per point (repeats
+    included), with its one series holding their y values, and `labels` naming each point
+    when the request has a label column (`label_column`).
+    """
 
     chart_type: ChartType
     title: str
@@ -39,6 +45,8 @@ class ChartData:
     value_title: str
     other_categories: int = 0
     other_series: int = 0
+    label_column: str | None = None
+    labels: tuple[str, ...] | None = None
 
     @property
     def has_legend(self) -> bool:
@@ -56,6 +64,8 @@ def prepare(request: ChartRequest, max_categories: int = MAX_CATEGORIES) -> Char
     """
     if max_categories < 2:
         raise ValueError("max_categories must be at least 2")
+    if request.chart_type == "scatter":
+        return _points(request)
     kind = x_kind(row.get(request.x) for row in request.data)
     table = _Table()
     for row in request.data:
@@ -119,8 +129,36 @@ def prepare(request: ChartRequest, max_categories: int = MAX_CATEGORIES) -> Char
     )
 
 
+def _points(request: ChartRequest) -> ChartData:
+    """A scatter chart's points: one per row with both numbers, in the rows' order, neither
+    summed nor cut (a point is a row, not a category)."""
+    (y,) = request.y
+    kept = [
+        row for row in request.data if row.get(request.x) is not None and row.get(y) is not None
+    ]
+    return ChartData(
+        chart_type="scatter",
+        title=request.title,
+        x=request.x,
+        x_kind="quantitative",
+        categories=tuple(row[request.x] for row in kept),
+        series=(Series(y, tuple(row[y] for row in kept)),),
+        series_column=None,
+        value_title=y,
+        label_column=request.label,
+        labels=None
+        if request.label is None
+        else tuple(label(row.get(request.label)) for row in kept),
+    )
+
+
 def describe(data: ChartData) -> str:
     """One sentence saying what the chart shows, for the model and the reader."""
+    if data.chart_type == "scatter":
+        count = len(data.categories)
+        what = f"Scatter chart of {count} {'point' if count == 1 else 'points'} "
+        what += f"({data.value_title} against {data.x}"
+        return what + (f", each a {data.label_column})." if data.label_column else ").")
     kind = {
         "bar": "Grouped bar chart" if data.has_legend else "Bar chart",
         "stacked_bar": "Stacked bar chart",

@@ -30,14 +30,16 @@ def vega_lite(request: ChartRequest, max_categories: int = MAX_CATEGORIES) -> di
 
 def vega_lite_of(data: ChartData) -> dict[str, Any]:
     """The Vega-Lite v5 spec of a prepared chart."""
-    fields = _Fields(data)
     spec: dict[str, Any] = {
         "$schema": SCHEMA_URL,
         "title": data.title,
         "width": "container",
         "height": HEIGHT,
-        "data": {"values": _values(data, fields)},
     }
+    if data.chart_type == "scatter":
+        return spec | _scatter(data)
+    fields = _Fields(data)
+    spec["data"] = {"values": _values(data, fields)}
     if data.chart_type == "pie":
         spec["mark"] = {"type": "arc", "tooltip": True}
         spec["view"] = {"stroke": None}
@@ -96,6 +98,35 @@ class _Fields:
         else:
             self.series = None
             self.value = data.series[0].name
+
+
+def _scatter(data: ChartData) -> dict[str, Any]:
+    """A scatter chart's mark, values and encoding: a point per row, both axes numbers
+    (neither forced to start at zero), the point's label first in its tooltip."""
+    (series,) = data.series
+    x = {"field": _ref(data.x), "type": "quantitative", "title": data.x}
+    y = {"field": _ref(series.name), "type": "quantitative", "title": series.name}
+    values: list[dict[str, Any]] = [
+        {data.x: x_value, series.name: y_value}
+        for x_value, y_value in zip(data.categories, series.values, strict=True)
+    ]
+    tooltip = [x, y]
+    if data.label_column is not None and data.labels is not None:
+        for row, name in zip(values, data.labels, strict=True):
+            row[data.label_column] = name
+        tooltip = [
+            {"field": _ref(data.label_column), "type": "nominal", "title": data.label_column},
+            *tooltip,
+        ]
+    return {
+        "data": {"values": values},
+        "mark": {"type": "point", "filled": True},
+        "encoding": {
+            "x": x | {"scale": {"zero": False}},
+            "y": y | {"scale": {"zero": False}},
+            "tooltip": tooltip,
+        },
+    }
 
 
 def _values(data: ChartData, fields: _Fields) -> list[dict[str, Any]]:

@@ -245,9 +245,51 @@ async def test_the_tool_makes_a_chart_and_reports_it(world: World) -> None:
     assert image.content.startswith(PNG_SIGNATURE)
 
 
+async def test_the_tool_makes_a_scatter_chart_of_every_point(world: World) -> None:
+    reported: list[dict[str, Any]] = []
+
+    async def on_chart(payload: dict[str, Any]) -> None:
+        reported.append(payload)
+
+    tool = make_chart_tool(world.context, world.contributor.id, None, on_chart)
+    rows = [{"store": f"s{i:02}", "sqft": 30_000 + 500 * i, "orders": 2_000 + i} for i in range(20)]
+    answer = await tool.ainvoke(
+        {
+            "chart_type": "scatter",
+            "title": "Orders against floor area",
+            "data": rows,
+            "x": "sqft",
+            "y": "orders",
+            "label": "store",
+        }
+    )
+    (payload,) = reported
+    assert payload["chartType"] == "scatter"
+    assert payload["spec"]["data"]["values"] == [
+        {"sqft": r["sqft"], "orders": r["orders"], "store": r["store"]} for r in rows
+    ]
+    assert answer == (
+        f"![Orders against floor area]({payload['url']})\n"
+        "Scatter chart of 20 points (orders against sqft, each a store)."
+    )
+    image = await world.contributor.client.get(payload["url"])
+    assert image.content.startswith(PNG_SIGNATURE)
+    assert image.content == render_png(payload["spec"])
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
+        (
+            {
+                "chart_type": "scatter",
+                "title": "t",
+                "data": [{"a": "x", "b": 1}],
+                "x": "a",
+                "y": ["b"],
+            },
+            "A scatter chart's x column 'a' must hold numbers, but row 1 has 'x'",
+        ),
         (
             {"chart_type": "bar", "title": "t", "data": [{"a": "x", "b": 1}], "x": "a", "y": ["c"]},
             "Unknown column 'c' in y: the data has the columns 'a', 'b'.",
@@ -270,7 +312,7 @@ async def test_the_tool_makes_a_chart_and_reports_it(world: World) -> None:
                 "x": "a",
                 "y": ["b"],
             },
-            "chart_type: Input should be 'bar', 'line', 'pie' or 'stacked_bar'.",
+            "chart_type: Input should be 'bar', 'line', 'pie', 'stacked_bar' or 'scatter'.",
         ),
         ({"chart_type": "bar", "title": "t"}, "data: Field required."),
     ],

@@ -127,6 +127,75 @@ def test_a_title_can_be_given() -> None:
     assert chart.title == "Orders"
 
 
+def test_two_measures_alone_make_a_scatter_of_the_second_against_the_first() -> None:
+    rows = [[1.5, 3], [2.5, 4], [4.0, 9], [2.5, 5]]
+    chart = infer_chart(["price", "quantity"], rows)
+    assert chart is not None
+    assert (chart.chart_type, chart.x, chart.y, chart.series, chart.label) == (
+        "scatter",
+        "price",
+        ["quantity"],
+        None,
+        None,
+    )
+    assert chart.title == "Quantity against price"
+    assert chart.data[3] == {"price": 2.5, "quantity": 5}
+
+
+def test_a_label_beside_two_unlike_measures_names_the_points_of_a_scatter() -> None:
+    rows = [["Oslo", 120_000, 40], ["Rome", 90_000, 31], ["Lima", 30_000, 12]]
+    chart = infer_chart(["store", "revenue", "orders"], rows)
+    assert chart is not None
+    assert (chart.chart_type, chart.x, chart.y, chart.label) == (
+        "scatter",
+        "revenue",
+        ["orders"],
+        "store",
+    )
+    assert chart.data[0] == {"revenue": 120_000, "orders": 40, "store": "Oslo"}
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "chart_type"),
+    [
+        # like-sized measures compare best side by side
+        (["store", "revenue", "cost"], [["a", 1200, 800], ["b", 900, 700], ["c", 300, 90]], "bar"),
+        # a label repeated: the rows are not points of one thing each
+        (["store", "revenue", "orders"], [["a", 1200, 8], ["a", 900, 7], ["c", 300, 1]], "bar"),
+        # a time axis wins: two measures over time are lines
+        (
+            ["month", "revenue", "orders"],
+            [["2024-01-01", 1200, 8], ["2024-02-01", 900, 7], ["2024-03-01", 300, 1]],
+            "line",
+        ),
+        # two labels: a stacked bar
+        (
+            ["region", "channel", "revenue", "orders"],
+            [["N", "web", 1200, 8], ["N", "shop", 900, 7], ["S", "web", 300, 1]],
+            "stacked_bar",
+        ),
+    ],
+)
+def test_two_measures_beside_other_columns_keep_their_chart(
+    columns: list[str], rows: list[list[Any]], chart_type: str
+) -> None:
+    chart = infer_chart(columns, rows)
+    assert chart is not None
+    assert chart.chart_type == chart_type
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows"),
+    [
+        (["price", "quantity"], [[1.5, 3], [2.5, 4]]),  # two points show no relation
+        (["a", "b", "c"], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]),  # three measures
+        (["a", "b"], [[1, None], [2, None], [3, None]]),  # one measure with numbers
+    ],
+)
+def test_numbers_that_make_no_scatter(columns: list[str], rows: list[list[Any]]) -> None:
+    assert infer_chart(columns, rows) is None
+
+
 @pytest.mark.parametrize(
     ("columns", "rows"),
     [

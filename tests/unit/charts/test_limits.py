@@ -53,6 +53,10 @@ def test_a_request_within_the_limits_has_no_problems() -> None:
         ),
         (_args([{"k": "a", "v": 1}], x="x" * 21), "x: a column name has at most 20 characters."),
         (_args([{"k": "a", "v": 1}], y=["y" * 21]), "y: a column name has at most 20 characters."),
+        (
+            _args([{"k": 1, "v": 1}], chart_type="scatter", label="l" * 21),
+            "label: a column name has at most 20 characters.",
+        ),
     ],
 )
 def test_each_limit_is_a_problem_the_model_can_act_on(args: dict[str, Any], problem: str) -> None:

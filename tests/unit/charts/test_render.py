@@ -62,6 +62,19 @@ CASES = {
         series="p",
     ),
     "pie": chart("pie", REGIONS, "region", ["revenue"]),
+    "scatter": chart(
+        "scatter",
+        [{"store": f"store {i}", "revenue": 1000 + 37 * i, "orders": i % 7} for i in range(60)],
+        "revenue",
+        ["orders"],
+        label="store",
+    ),
+    "scatter, no label, nulls": chart(
+        "scatter",
+        [{"a": 1.5, "b": -2}, {"a": None, "b": 3}, {"a": "2,500", "b": 0.5}],
+        "a",
+        ["b"],
+    ),
     "pie, many slices": chart(
         "pie", [{"k": f"slice {i}", "v": i + 1} for i in range(30)], "k", ["v"]
     ),
@@ -247,3 +260,28 @@ def test_with_system_fonts_nothing_is_lent(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setattr(render.vl_convert, "register_font_directory", registered.append)
     render._register_fonts.__wrapped__()
     assert registered == []
+
+
+def test_a_scatter_chart_is_drawn_point_by_point_with_its_axes_titled() -> None:
+    spec = vega_lite(CASES["scatter"])
+    scene = vl_convert.vegalite_to_scenegraph(spec, allowed_base_urls=[])
+    assert {"revenue", "orders"} <= set(_texts(scene))
+    symbols = _marks_of(scene, "symbol")
+    assert len(symbols) == 60  # one point per row, none summed or cut
+    assert png_size(png(CASES["scatter"], width=400, height=300)) == (400, 300)
+
+
+def _marks_of(scenegraph: Any, marktype: str) -> list[Any]:
+    """The items of every mark of this type in a scenegraph."""
+    items: list[Any] = []
+    stack = [scenegraph]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("marktype") == marktype and node.get("role") == "mark":
+                items.extend(node.get("items", []))
+            else:
+                stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return items

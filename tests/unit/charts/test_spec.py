@@ -128,6 +128,16 @@ def test_y_must_hold_numbers() -> None:
         ({"title": "a\x00b"}, "NUL"),
         ({"data": [{"region": "N\x00", "revenue": 1}]}, "NUL"),
         ({"colour": "red"}, "Extra inputs"),
+        ({"chart_type": "scatter"}, "x column 'region' must hold numbers"),
+        ({"chart_type": "scatter", "x": "cost", "y": ["revenue", "cost"]}, "both x and y"),
+        ({"chart_type": "scatter", "x": "cost", "y": ["revenue"], "series": "region"}, "label"),
+        (
+            {"chart_type": "scatter", "x": "cost", "y": ["revenue"], "label": "revenue"},
+            "both label and y",
+        ),
+        ({"chart_type": "scatter", "x": "cost", "label": "cost"}, "both label and x"),
+        ({"label": "cost"}, "Only a scatter chart takes a label"),
+        ({"chart_type": "scatter", "x": "cost", "label": "Region"}, "Did you mean 'region'"),
     ],
 )
 def test_requests_refused(fields: dict[str, Any], expected: str) -> None:
@@ -354,3 +364,76 @@ def test_the_spec_shows_other_too() -> None:
     spec = vega_lite(request(data=data, x="shop", y=["sales"]))
     assert len(spec["data"]["values"]) == 15
     assert spec["data"]["values"][-1] == {"shop": "Other", "sales": sum(range(26))}
+
+
+# --- scatter ------------------------------------------------------------------------------
+
+POINTS = [
+    {"store": "Oslo", "revenue": 1200, "orders": 40},
+    {"store": "Rome", "revenue": "900.5", "orders": 31},
+    {"store": "Lima", "revenue": 1200, "orders": 12},
+    {"store": "Pune", "revenue": None, "orders": 7},
+    {"store": None, "revenue": 300, "orders": None},
+]
+
+
+def scatter(**fields: Any) -> ChartRequest:
+    base = {"chart_type": "scatter", "data": POINTS, "x": "revenue", "y": "orders"}
+    return request(**(base | fields))
+
+
+def test_a_scatter_request_reads_numbers_on_both_axes() -> None:
+    chart = scatter(label="store")
+    assert (chart.x, chart.y, chart.label, chart.series) == ("revenue", ["orders"], "store", None)
+    assert [row["revenue"] for row in chart.data] == [1200, 900.5, 1200, None, 300]
+    assert "holds no numbers" in error_of(
+        chart_type="scatter",
+        data=[{"a": None, "b": 1}, {"a": "", "b": 2}],
+        x="a",
+        y=["b"],
+    )
+
+
+def test_a_scatter_shape_keeps_every_point_with_both_numbers_in_row_order() -> None:
+    shape = prepare(scatter(label="store"), max_categories=2)
+    assert shape.categories == (1200, 900.5, 1200)  # the same x twice: two points, not summed
+    assert [s.values for s in shape.series] == [(40, 31, 12)]
+    assert shape.labels == ("Oslo", "Rome", "Lima")
+    assert (shape.x_kind, shape.label_column, shape.other_categories) == (
+        "quantitative",
+        "store",
+        0,
+    )
+    assert describe(shape) == "Scatter chart of 3 points (orders against revenue, each a store)."
+    assert describe(prepare(scatter())) == "Scatter chart of 3 points (orders against revenue)."
+    many = [{"a": i % 3, "b": i} for i in range(40)]
+    assert len(prepare(scatter(data=many, x="a", y=["b"])).categories) == 40
+
+
+def test_a_scatter_spec_is_points_on_two_quantitative_axes_with_the_label_in_the_tooltip() -> None:
+    spec = vega_lite(scatter(label="store", title="Orders against revenue"))
+    assert spec["$schema"] == SCHEMA_URL and spec["title"] == "Orders against revenue"
+    assert spec["mark"] == {"type": "point", "filled": True}
+    assert spec["data"]["values"] == [
+        {"revenue": 1200, "orders": 40, "store": "Oslo"},
+        {"revenue": 900.5, "orders": 31, "store": "Rome"},
+        {"revenue": 1200, "orders": 12, "store": "Lima"},
+    ]
+    encoding = spec["encoding"]
+    assert encoding["x"] == {
+        "field": "revenue",
+        "type": "quantitative",
+        "title": "revenue",
+        "scale": {"zero": False},
+    }
+    assert encoding["y"]["type"] == "quantitative" and encoding["y"]["field"] == "orders"
+    assert [t["field"] for t in encoding["tooltip"]] == ["store", "revenue", "orders"]
+    assert encoding["tooltip"][0]["type"] == "nominal"
+    assert "color" not in encoding
+
+
+def test_a_scatter_spec_without_a_label_and_with_dotted_names() -> None:
+    data = [{"a.b": 1, "c[0]": 2}, {"a.b": 3, "c[0]": 4}]
+    spec = vega_lite(scatter(data=data, x="a.b", y=["c[0]"]))
+    assert spec["data"]["values"] == data
+    assert [t["field"] for t in spec["encoding"]["tooltip"]] == ["a\\.b", "c\\[0\\]"]

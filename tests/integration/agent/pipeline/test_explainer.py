@@ -39,6 +39,13 @@ BY_CHANNEL_AND_STATUS = (
     "ORDER BY channel, status"
 )
 
+# Two measures of unlike sizes, one row per store: a scatter of the stores.
+SIZE_AND_ORDERS = (
+    "SELECT s.name AS store, s.square_feet, COUNT(o.id) AS orders FROM stores s "
+    "JOIN orders o ON o.store_id = s.id GROUP BY s.name, s.square_feet ORDER BY s.name"
+)
+PRICES = "SELECT unit_cost, unit_price FROM products ORDER BY id LIMIT 40"
+
 
 async def _results(phase: Phase, *sqls: str) -> list[StepResult]:
     """Step results of these queries, run by the executor (one step each)."""
@@ -119,7 +126,13 @@ async def test_assumptions_are_appended_and_streamed(retail: Retail) -> None:
 
 @pytest.mark.parametrize(
     ("sql", "chart_type"),
-    [(REGIONS, "bar"), (MONTHLY, "line"), (BY_CHANNEL_AND_STATUS, "stacked_bar")],
+    [
+        (REGIONS, "bar"),
+        (MONTHLY, "line"),
+        (BY_CHANNEL_AND_STATUS, "stacked_bar"),
+        (SIZE_AND_ORDERS, "scatter"),
+        (PRICES, "scatter"),
+    ],
 )
 async def test_the_chart_is_chosen_from_the_results_shape(
     retail: Retail, sql: str, chart_type: str
@@ -133,6 +146,28 @@ async def test_the_chart_is_chosen_from_the_results_shape(
     assert chart["chartType"] == chart_type and chart["spec"]["$schema"].startswith("https://")
     assert output.charts == [{k: chart[k] for k in ("id", "url", "title", "chartType")}]
     assert phase.run.scope.charts == output.charts
+
+
+async def test_a_scatter_of_two_measures_names_each_point(retail: Retail) -> None:
+    phase = await pipeline_phase(retail, "Do bigger stores sell more?", [Reply(text="Yes.")])
+    results = await _results(phase, SIZE_AND_ORDERS)
+    state = phase.state(
+        "Do bigger stores sell more?", plan=sql_plan(PlanStep(id=1, description="q"))
+    )
+    state["step_results"] = results
+    await explain(state, phase.run)
+    (chart,) = phase.events.of("chart")
+    spec = chart["spec"]
+    assert chart["title"] == "Orders against square feet"
+    assert spec["mark"]["type"] == "point"
+    assert {spec["encoding"][axis]["field"] for axis in ("x", "y")} == {"square_feet", "orders"}
+    assert {spec["encoding"][axis]["type"] for axis in ("x", "y")} == {"quantitative"}
+    assert spec["encoding"]["tooltip"][0]["field"] == "store"
+    rows = results[0].sql_result.rows if results[0].sql_result else []
+    assert spec["data"]["values"] == [
+        {"square_feet": size, "orders": orders, "store": store} for store, size, orders in rows
+    ]
+    assert len(rows) == 10
 
 
 async def test_no_chart_for_a_single_number(retail: Retail) -> None:
