@@ -11,13 +11,14 @@ question in --mode (`pipeline`, seed 001's six phases, or `react`).
 For each question it records the HTTP status of every request (any 5xx is a finding),
 whether the stream ended with `message_complete` or `message_error` before --deadline
 seconds, the message's final status as stored (`complete`, `failed` + error code,
-`clarification_needed`), the model calls the stream reported and the time taken. A
-question still running at its deadline is cancelled (`POST .../cancel`) and counted stuck.
+`clarification_needed`), the answer's model calls from its traces (phase, purpose, tokens,
+time, error) and the events with their times. A question still running at its deadline is
+cancelled (`POST .../cancel`) and counted stuck.
 
-    scripts/small_model_server.sh 8085 &        # SmolLM2-135M behind llama-cpp-python
+    scripts/small_model_server.sh 8085 &        # SmolLM2-135M behind llama.cpp's server
     PYTHONPATH=src .venv/bin/python benchmarks/weak_model_bench.py \
         --base-url http://127.0.0.1:8085/v1 --model smollm2-135m [--mode react] \
-        [--questions 20] [--deadline 300]
+        [--questions 20] [--deadline 300] [--llm-read-timeout 300]
 
 Prints a table and writes benchmarks/results/weak_model.json (--output to change).
 """
@@ -103,6 +104,8 @@ class Outcome:
     # The events in order with the seconds since the stream was asked for (repeats of one
     # event collapsed: "message_chunk x12 @3.1").
     events: list[str] = field(default_factory=list)
+    # The answer's model calls from its traces: phase, purpose, tokens, time, error.
+    calls: list[dict[str, Any]] = field(default_factory=list)
     problem: str | None = None  # why the benchmark could not ask, if it could not
 
     def server_errors(self) -> list[str]:
@@ -253,7 +256,17 @@ async def ask(
     error = (message.get("metadata") or {}).get("error") or {}
     outcome.error_code = error.get("code")
     outcome.error_message = error.get("message")
+    outcome.calls = await model_calls(api, f"{base}/traces")
     return outcome
+
+
+async def model_calls(api: Api, path: str) -> list[dict[str, Any]]:
+    """The answer's model calls as its traces keep them, in short."""
+    response = await api.call("GET", path)
+    if response.status_code != 200:
+        return []
+    keep = ("phase", "purpose", "promptTokens", "completionTokens", "durationMs", "error")
+    return [{name: trace.get(name) for name in keep} for trace in response.json()["data"]]
 
 
 async def sign_in(client: httpx.AsyncClient, settings: Settings) -> str:
