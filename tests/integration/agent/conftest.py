@@ -72,6 +72,41 @@ def scripted_client(model: ScriptedChatModel) -> ChatClient:
     return ChatClient(model, ModelInfo("openai", "scripted"), max_retries=0)
 
 
+@dataclass(frozen=True)
+class Started:
+    """A question sent in a chat: its answer's message, the run answering it (claimed, as a
+    worker claims it) and the request an agent answers."""
+
+    message_id: uuid.UUID
+    run_id: uuid.UUID
+    request: AnswerRequest
+
+
+async def start_answer(
+    world: World,  # noqa: F811 - the world of the test, not the fixture
+    owner_id: uuid.UUID,
+    chat_id: uuid.UUID,
+    question: str,
+) -> Started:
+    """Send `question` in the chat and start its answer's run, as the API and a worker do."""
+    ctx = world.context
+    async with world.database.session() as session:
+        _, reply = await chats.send_message(ctx, session, owner_id, chat_id, question)
+        run = AgentRun(
+            kind="chat_message",
+            owner_id=owner_id,
+            chat_id=chat_id,
+            message_id=reply.id,
+            status="running",
+        )
+        session.add(run)
+        await session.commit()
+        message_id, run_id = reply.id, run.id
+    async with world.database.session() as session:
+        conversation = await chats.load_conversation(ctx, session, owner_id, chat_id, message_id)
+    return Started(message_id, run_id, AnswerRequest(owner_id, conversation, run_id))
+
+
 @pytest.fixture
 async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  # noqa: F811
     """The demo retailer as a ready ontology of the contributor's, and a chat on it."""
@@ -98,30 +133,16 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
         question: str, script: list[Any], *, default: Any = None, chat_id: uuid.UUID | None = None
     ) -> Asked:
         target_chat = chat_id or chat.id
-        async with world.database.session() as session:
-            _, reply = await chats.send_message(ctx, session, owner.id, target_chat, question)
-            run = AgentRun(
-                kind="chat_message",
-                owner_id=owner.id,
-                chat_id=target_chat,
-                message_id=reply.id,
-                status="running",
-            )
-            session.add(run)
-            await session.commit()
-            reply_id, run_id = reply.id, run.id
+        started = await start_answer(world, owner.id, target_chat, question)
         model = ScriptedChatModel(script=script, default=default)
         client = scripted_client(model)
         events = Recorder()
+        answer = await answer_message(ctx, started.request, events, client)
         async with world.database.session() as session:
-            conversation = await chats.load_conversation(
-                ctx, session, owner.id, target_chat, reply_id
+            await chats.complete_message(
+                session, started.message_id, answer.content, answer.metadata
             )
-        request = AnswerRequest(owner.id, conversation, run_id)
-        answer = await answer_message(ctx, request, events, client)
-        async with world.database.session() as session:
-            await chats.complete_message(session, reply_id, answer.content, answer.metadata)
             await session.commit()
-        return Asked(answer, events, model, client, reply_id, run_id)
+        return Asked(answer, events, model, client, started.message_id, started.run_id)
 
     return Retail(world, owner.id, ontology.id, chat.id, ask)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tests.fakes.scripted_model import ScriptedChatModel
-from tests.integration.agent.conftest import Asked, Recorder, scripted_client
+from tests.integration.agent.conftest import Asked, Recorder, scripted_client, start_answer
 from tests.integration.api.conftest import (  # noqa: F401 - fixtures used by these tests
     World,
     database_url,
@@ -21,12 +21,10 @@ from tests.integration.api.conftest import (  # noqa: F401 - fixtures used by th
 )
 
 from dataagent.agent.pipeline.answer import answer_message
-from dataagent.agent.react import AnswerRequest
 from dataagent.demo import DemoData
 from dataagent.demo.loaders import write_duckdb
 from dataagent.demo.semantic_model import curated_model_yaml
 from dataagent.services import chats, connections, ontologies, semantic_models
-from dataagent.store.models import AgentRun
 
 
 @dataclass
@@ -73,30 +71,16 @@ async def demo(world: World, demo_data: DemoData, tmp_path: Path) -> Demo:  # no
         chat = await chats.create_chat(ctx, session, owner.id, chats.DEFAULT_CHAT_NAME, ontology_id)
 
     async def ask(question: str, script: list[Any], *, default: Any = None) -> Asked:
-        async with world.database.session() as session:
-            _, reply = await chats.send_message(ctx, session, owner.id, chat.id, question)
-            run = AgentRun(
-                kind="chat_message",
-                owner_id=owner.id,
-                chat_id=chat.id,
-                message_id=reply.id,
-                status="running",
-            )
-            session.add(run)
-            await session.commit()
-            reply_id, run_id = reply.id, run.id
+        started = await start_answer(world, owner.id, chat.id, question)
         model = ScriptedChatModel(script=script, default=default)
         client = scripted_client(model)
         events = Recorder()
-        async with world.database.session() as session:
-            conversation = await chats.load_conversation(ctx, session, owner.id, chat.id, reply_id)
-        request = AnswerRequest(owner.id, conversation, run_id)
-        answer = await answer_message(ctx, request, events, client)
+        answer = await answer_message(ctx, started.request, events, client)
         async with world.database.session() as session:
             await chats.complete_message(
-                session, reply_id, answer.content, answer.metadata, answer.status
+                session, started.message_id, answer.content, answer.metadata, answer.status
             )
             await session.commit()
-        return Asked(answer, events, model, client, reply_id, run_id)
+        return Asked(answer, events, model, client, started.message_id, started.run_id)
 
     return Demo(world, owner.id, ontology_id, chat.id, ask)

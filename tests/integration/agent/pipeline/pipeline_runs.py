@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 from tests.fakes.scripted_model import ScriptedChatModel
-from tests.integration.agent.conftest import Recorder, Retail, scripted_client
+from tests.integration.agent.conftest import Recorder, Retail, scripted_client, start_answer
 
 from dataagent.agent.observer import EventObserver
 from dataagent.agent.pipeline.state import (
@@ -19,9 +19,8 @@ from dataagent.agent.pipeline.state import (
     PlanStep,
     QuerySpec,
 )
-from dataagent.agent.react import AnswerRequest, prepare_answer
-from dataagent.services import chats
-from dataagent.store.models import AgentRun, QueryRecord
+from dataagent.agent.react import prepare_answer
+from dataagent.store.models import QueryRecord
 
 
 @dataclass
@@ -52,30 +51,14 @@ async def pipeline_phase(
 ) -> Phase:
     """A question asked in the retail chat, prepared as the pipeline prepares an answer."""
     ctx = retail.world.context
-    async with retail.world.database.session() as session:
-        _, reply = await chats.send_message(ctx, session, retail.owner_id, retail.chat_id, question)
-        agent_run = AgentRun(
-            kind="chat_message",
-            owner_id=retail.owner_id,
-            chat_id=retail.chat_id,
-            message_id=reply.id,
-            status="running",
-        )
-        session.add(agent_run)
-        await session.commit()
-        message_id, run_id = reply.id, agent_run.id
-    async with retail.world.database.session() as session:
-        conversation = await chats.load_conversation(
-            ctx, session, retail.owner_id, retail.chat_id, message_id
-        )
+    started = await start_answer(retail.world, retail.owner_id, retail.chat_id, question)
     model = ScriptedChatModel(script=script, default=default)
     client = scripted_client(model)
     events = Recorder()
     client.observer = EventObserver(events)
-    request = AnswerRequest(retail.owner_id, conversation, run_id)
-    prepared = await prepare_answer(ctx, request, events)
+    prepared = await prepare_answer(ctx, started.request, events)
     run = PipelineRun(ctx, client, events, prepared.scope, prepared.grounding)
-    return Phase(run, events, model, message_id, run_id)
+    return Phase(run, events, model, started.message_id, started.run_id)
 
 
 def sql_plan(*steps: PlanStep, complexity: str = "simple") -> PlanArtifact:
