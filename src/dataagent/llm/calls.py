@@ -362,6 +362,10 @@ def describe_failure(exc: BaseException, provider: str) -> str:
     status = _status_of(exc)
     if status == 429:
         return f"The {provider} model is rate-limited (429); try again shortly."
+    if type(exc).__name__ == "LengthFinishReasonError":
+        return (
+            f"The {provider} model's answer was cut off at its length limit before it was complete."
+        )
     if status == 400 and exceeds_context(exc):
         return (
             f"The {provider} model's context window is too small for this request (400); "

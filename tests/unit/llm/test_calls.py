@@ -341,3 +341,16 @@ def test_anthropic_stream_errors_are_read_from_their_type(
     exc = _anthropic_stream_error(kind)
     assert is_retryable(exc) is retryable
     assert describe_failure(exc, "anthropic") == message
+
+
+def test_an_answer_cut_at_the_length_limit_is_said_so() -> None:
+    # The OpenAI SDK raises this when a structured answer stops at max tokens (a small
+    # model rambling): the person reads why, not the exception's name.
+    from openai import LengthFinishReasonError
+    from openai.types.chat import ChatCompletion
+
+    completion = ChatCompletion.model_construct(id="c", choices=[], usage=None)
+    exc = LengthFinishReasonError(completion=completion)
+    assert describe_failure(exc, "openai") == (
+        "The openai model's answer was cut off at its length limit before it was complete."
+    )

@@ -43,6 +43,10 @@ MAX_REVISIONS = 3
 MAX_CLARIFICATIONS = 3
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 class Artifact(BaseModel):
     """An artifact's JSON: camelCase, unknown keys refused (a model's typo is an error)."""
 
@@ -172,8 +176,8 @@ class PlanArtifact(Artifact):
             raise ValueError("shouldClarify needs at least one clarification question")
         if self.complexity != "conversational" and not self.should_clarify and not self.steps:
             raise ValueError(
-                f"a {self.complexity} question needs at least one step (only a conversational "
-                "one, or one that asks for clarification, has none)"
+                f"{_article(self.complexity)} {self.complexity} question needs at least one "
+                "step (only a conversational one, or one that asks for clarification, has none)"
             )
         return self
 
