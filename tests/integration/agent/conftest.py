@@ -107,12 +107,15 @@ async def start_answer(
     return Started(message_id, run_id, AnswerRequest(owner_id, conversation, run_id))
 
 
-@pytest.fixture
-async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  # noqa: F811
-    """The demo retailer as a ready ontology of the contributor's, and a chat on it."""
-    ctx = world.context
-    owner = world.contributor
-    path = tmp_path / "retail.db"
+async def retail_ontology(
+    world: World,  # noqa: F811 - the world of the test, not the fixture
+    demo_data: DemoData,
+    path: Path,
+    name: str = "Retail",
+) -> uuid.UUID:
+    """The demo retailer written as SQLite at `path`, a ready ontology of the contributor's
+    (its generated semantic model), built the production way."""
+    ctx, owner = world.context, world.contributor
     write_sqlite(demo_data, path)
     async with world.database.session() as session:
         connection = await connections.create_connection(
@@ -121,13 +124,21 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
         model = await semantic_models.create_from_connection(
             ctx, session, owner.id, connection.id, "retail", None
         )
-        ontology = await ontologies.create_ontology(
-            ctx, session, owner.id, model.id, "Retail", None
-        )
+        ontology = await ontologies.create_ontology(ctx, session, owner.id, model.id, name, None)
         await ctx.builds.wait(ontology.id)
         await session.refresh(ontology)
         assert ontology.status == "ready", ontology.error
-        chat = await chats.create_chat(ctx, session, owner.id, chats.DEFAULT_CHAT_NAME, ontology.id)
+        return ontology.id
+
+
+@pytest.fixture
+async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  # noqa: F811
+    """The demo retailer as a ready ontology of the contributor's, and a chat on it."""
+    ctx = world.context
+    owner = world.contributor
+    ontology_id = await retail_ontology(world, demo_data, tmp_path / "retail.db")
+    async with world.database.session() as session:
+        chat = await chats.create_chat(ctx, session, owner.id, chats.DEFAULT_CHAT_NAME, ontology_id)
 
     async def ask(
         question: str, script: list[Any], *, default: Any = None, chat_id: uuid.UUID | None = None
@@ -145,4 +156,4 @@ async def retail(world: World, demo_data: DemoData, tmp_path: Path) -> Retail:  
             await session.commit()
         return Asked(answer, events, model, client, started.message_id, started.run_id)
 
-    return Retail(world, owner.id, ontology.id, chat.id, ask)
+    return Retail(world, owner.id, ontology_id, chat.id, ask)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 from tests.conftest import LOCAL, SPIDER_SQLITE
+from tests.integration.agent.conftest import retail_ontology
 from tests.integration.api.conftest import (  # noqa: F401 - fixtures used by these tests
     World,
     database_url,
@@ -26,7 +27,6 @@ from dataagent.demo.loaders import write_duckdb, write_sqlite
 from dataagent.evals import faults
 from dataagent.semantic.generation import generate_semantic_model
 from dataagent.semantic.yaml_io import dump_yaml
-from dataagent.services import connections, ontologies, semantic_models
 from dataagent.sources.engines import ConnectionSpec
 from dataagent.sources.introspection import introspect
 from dataagent.store.models import QueryRecord
@@ -171,21 +171,7 @@ async def test_on_an_ontology_through_the_recorded_executor(
     tmp_path: Path,
 ) -> None:
     ctx = world.context
-    owner = world.contributor
-    path = tmp_path / "retail.db"
-    write_sqlite(demo_data, path)
-    async with world.database.session() as session:
-        connection = await connections.create_connection(
-            ctx, session, owner.id, "Retail", {"dialect": "sqlite", "database": str(path)}
-        )
-        model = await semantic_models.create_from_connection(
-            ctx, session, owner.id, connection.id, "retail", None
-        )
-        ontology = await ontologies.create_ontology(
-            ctx, session, owner.id, model.id, "Faults", None
-        )
-        assert ctx.builds is not None
-        await ctx.builds.wait(ontology.id)
+    await retail_ontology(world, demo_data, tmp_path / "retail.db", name="Faults")
     cases = faults.read_cases(FAULTS / "retail.jsonl")[:4]
     results = await _faults_on_ontology(ctx.settings, cases, "Faults")
     assert [bool(r.faulty_flags) for r in results] == [True] * 4

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -17,10 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 from tests.fakes.openai_server import FakeOpenAIServer, FakeToolCall, Step
 from tests.fakes.scripted_model import Reply, ScriptedChatModel, ToolCall
+from tests.unit.llm.test_calls import Observer
 
 from dataagent.config import Settings
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.llm.calls import ChatClient, LlmCall, ModelInfo
+from dataagent.llm.calls import ChatClient, ModelInfo
 from dataagent.llm.providers import build_chat_model, close_chat_model, model_info
 from dataagent.llm.structured import (
     StructuredOutputError,
@@ -49,18 +49,6 @@ class Answer(BaseModel):
 
 GOOD = '{"rowCount": 3, "reasonGiven": "three rows"}'
 MESSAGES = [SystemMessage("You count rows."), HumanMessage("How many rows?")]
-
-
-class Observer:
-    def __init__(self) -> None:
-        self.started: list[dict[str, Any]] = []
-        self.ended: list[LlmCall] = []
-
-    async def call_started(self, call: LlmCall) -> None:
-        self.started.append(call.start_event())
-
-    async def call_ended(self, call: LlmCall) -> None:
-        self.ended.append(call)
 
 
 def scripted(*replies: Reply, mode: str = "prompt") -> tuple[ChatClient, ScriptedChatModel]:
