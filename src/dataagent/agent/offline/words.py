@@ -31,6 +31,8 @@ STOP = frozenset(
         *("here", "versus", "vs", "compare", "compared", "comparison", "sell", "sold"),
         *("buy", "bought", "spend", "spent", "recorded", "registered", "record", "records"),
         *("row", "rows", "entry", "entries", "item", "items", "thing", "things", "do"),
+        *("live", "lives", "living", "located", "based", "situated", "currently", "belong"),
+        *("belongs", "belonging", "come", "comes", "coming", "total", "amount", "overall"),
     }
 )
 
