@@ -35,6 +35,7 @@ class Sense:
 
     kind: SenseKind
     name: str
+    negated: bool = False  # a true-or-false field said in the negative ("inactive")
 
     @property
     def dataset(self) -> str:
@@ -129,6 +130,21 @@ def _forms(phrase: list[str]) -> set[tuple[str, ...]]:
     return {tuple(phrase), tuple(singular(text).split()), tuple(plural(text).split())}
 
 
+def _add_flag(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
+    """A true-or-false field by its word ("active", from `is_active`), and its negatives."""
+    for text in (f.name, f.label or ""):
+        said = words(text.replace("_", " "))
+        if len(said) > 1 and said[0] in ("is", "has", "was"):
+            said = said[1:]
+        if len(said) != 1:
+            continue
+        word = said[0]
+        lexicon.add((word,), Sense("field", f"{dataset.name}.{f.name}"))
+        for prefix in ("in", "un", "non"):
+            lexicon.add((prefix + word,), Sense("field", f"{dataset.name}.{f.name}", negated=True))
+        lexicon.add(("non", word), Sense("field", f"{dataset.name}.{f.name}", negated=True))
+
+
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
@@ -151,6 +167,16 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                 if said[: len(one)] != one:
                     for form in _forms([*one, *said]):
                         lexicon.add(form, sense)
+        for f in d.fields:
+            if f.data_type is DataType.BOOLEAN:
+                _add_flag(lexicon, d, f)
+        key = next((f for f in d.fields if f.is_primary_key and f.label), None)
+        if key is not None and key.label is not None:
+            # "Order Line ID" names the rows of order_items: "order lines".
+            said = words(key.label)
+            if len(said) > 1 and said[-1] == "id":
+                for form in _forms(said[:-1]):
+                    lexicon.add(form, Sense("dataset", d.name))
     for r in model.relationships:
         if r.cardinality in (Cardinality.MANY_TO_ONE, Cardinality.ONE_TO_ONE):
             child, parent = r.from_dataset, r.to_dataset

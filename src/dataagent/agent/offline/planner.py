@@ -12,10 +12,12 @@ understood, what it did not, and the closest questions it can answer.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
+from dataagent.agent.offline.dates import DatePhrase
 from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, build_lexicon
 from dataagent.agent.offline.scan import Item, Scan, scan
 from dataagent.agent.offline.words import SUPERLATIVE_AGGREGATE
@@ -37,6 +39,7 @@ from dataagent.semantic.plan import (
     TopN,
 )
 from dataagent.semantic.suggestions import suggest_questions
+from dataagent.semantic.windows import add_months
 
 CONFIDENCE_THRESHOLD = 0.7
 # How much each doubt costs.
@@ -107,6 +110,7 @@ class _Draft:
     reference: dt.date | None = None
     subject_words: str = ""
     compare_grain: str | None = None
+    breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
     @property
     def model(self) -> SemanticModel:
@@ -286,9 +290,13 @@ def _dimension_of(draft: _Draft, sense: Sense) -> str:
     return f"{dataset.name}.{draft.lexicon.naming_field(dataset).name}"
 
 
-def _as_grouping(draft: _Draft, item: Item, named: set[str]) -> Sense | None:
+def _as_grouping(
+    draft: _Draft, item: Item, named: set[str], *, numeric: bool = True
+) -> Sense | None:
     """A term read as something to group by (a dataset or a field), if it can be one."""
-    senses = [s for s in item.senses if s.kind != "metric"]
+    senses = [
+        s for s in item.senses if s.kind != "metric" and (numeric or not _is_numeric(draft, s))
+    ]
     if not senses:
         return None
     datasets = [s for s in senses if s.kind == "dataset"]
@@ -303,14 +311,20 @@ def _as_grouping(draft: _Draft, item: Item, named: set[str]) -> Sense | None:
 
 
 def _measure_of(
-    draft: _Draft, item: Item, agg: Aggregation | None, named: set[str]
+    draft: _Draft,
+    item: Item,
+    agg: Aggregation | None,
+    named: set[str],
+    s: Scan | None = None,
 ) -> _Value | None:
     """A term read as a value to compute, with an aggregation word before it or not."""
     metrics = [s for s in item.senses if s.kind == "metric"]
     numeric = [s for s in item.senses if _is_numeric(draft, s)]
     datasets = [s for s in item.senses if s.kind == "dataset"]
     if agg in ("count", "count_distinct"):
-        if datasets and (not metrics or _rows_rather_than_metric(draft, datasets[0], metrics[0])):
+        if datasets and (
+            not metrics or _rows_rather_than_metric(draft, datasets[0], metrics[0], s)
+        ):
             dataset = datasets[0].name
             return draft.add_measure(f"{dataset}.*", "count", f"number of {item.text.lower()}")
         if metrics:
@@ -340,19 +354,37 @@ def _measure_of(
     return None
 
 
-def _rows_rather_than_metric(draft: _Draft, dataset: Sense, metric: Sense) -> bool:
+def _rows_rather_than_metric(draft: _Draft, dataset: Sense, metric: Sense, s: Scan | None) -> bool:
     """'How many customers': the dataset's rows, unless the metric is what is meant.
 
     A metric that counts the same dataset's rows is the same thing; one that counts
-    something else (customers who ordered) is meant only when the question groups or
-    filters by what the dataset cannot reach on its own."""
+    something else (customers who ordered) is meant only when the question names what
+    the dataset cannot reach on its own (orders, a store's region, a date of orders)."""
     m = draft.model.metric(metric.name)
     assert m is not None
     if m.dataset == dataset.name:
         return False
     reach = draft.lexicon.distances(dataset.name)
-    used = [d.field.split(".")[0] for d in draft.dimensions]
-    return all(name in reach for name in used)
+    mentioned: set[str] = set()
+    for item in s.items if s is not None else []:
+        if item.kind == "term" and item.senses is not None:
+            if any(sense.name == dataset.name for sense in item.senses):
+                continue
+            mentioned |= {sense.dataset for sense in item.senses if sense.kind != "metric"}
+        if item.kind == "value" and item.match is not None:
+            mentioned |= {v.dataset for v in item.match.values}
+    if any(item.kind in ("date", "grain") for item in (s.items if s is not None else [])):
+        dated = {
+            name
+            for name in reach
+            if draft.model.dataset(name)
+            and draft.lexicon.date_fields(
+                draft.model.dataset(name)  # type: ignore[arg-type]
+            )
+        }
+        if not dated:
+            return False
+    return all(name in reach for name in mentioned if name)
 
 
 def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
@@ -375,20 +407,34 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     values: list[tuple[IndexedValue, bool, Item]] = []
     comparisons: list[tuple[Item, int]] = []
     dates: list[Item] = []
-    deferred_counts: list[Item] = []
     grains: list[tuple[Item, bool]] = []
+    attribute = False
+    number: Item | None = None
+    changes: list[Item] = []
 
     for k, item in enumerate(items):
         kind = item.kind
         if kind == "conj":
             continue
-        if kind not in ("term", "grain"):
-            grouping = False
+        if kind != "term":
+            grouping = grouping and kind == "grain"
+            attribute = False
         if kind == "list":
             continue
         if kind == "group":
             grouping = True
             within_group = top is not None and top_subject is not None
+            continue
+        if kind == "attr":
+            attribute = True
+            continue
+        if kind == "change":
+            changes.append(item)
+            continue
+        if kind == "number":
+            if number is not None:
+                draft.unknown(number.text)
+            number = item
             continue
         if kind == "agg":
             agg = item.agg
@@ -403,6 +449,15 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue
         if kind == "top":
             top = item
+            if top.n is None and number is not None:
+                top.n, number = number.n, None  # "which 3 categories sold the most"
+            if top_subject is None and subjects:
+                grouping_sense = _as_grouping(draft, subjects[-1], named, numeric=False)
+                if grouping_sense is not None:
+                    # "which store has the highest revenue": the store is what is ranked.
+                    subject = subjects.pop()
+                    top_subject = draft.add_dimension(_dimension_of(draft, grouping_sense))
+                    draft.subject_words = subject.text.lower()
             continue
         if kind == "cmp":
             comparisons.append((item, k))
@@ -411,14 +466,17 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             dates.append(item)
             continue
         if kind == "compare":
-            if item.compare in ("previous_year", "previous_period"):
+            if item.compare in ("previous_year", "previous_period", "dates"):
                 draft.compare = item.compare
+                if item.compare == "dates":
+                    continue
             else:
                 draft.compare, draft.compare_grain = "previous_period", item.compare
             draft.understood.append(f"compared with {_compare_said(item.compare)}")
             continue
         if kind == "grain":
             grains.append((item, top is not None and top_subject is not None))
+            grouping = item.grouped
             continue
         if kind == "value":
             assert item.match is not None
@@ -435,6 +493,21 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             negate = False
             continue
         # A term of the model.
+        flag = _flag(draft, item)
+        if flag is not None:
+            sense, truth = flag
+            truth = truth != negate
+            negate = False
+            draft.filters.append(Filter(field=sense.name, op="=", value=truth))
+            draft.understood.append(f"{sense.name} is {'true' if truth else 'false'}")
+            continue
+        if attribute:
+            fields = [sense for sense in item.senses if sense.kind == "field"]
+            if fields:
+                draft.add_dimension(_pick(draft, fields, named, item.text).name)
+                continue
+        if grouping and _averaged_per_row(draft, item):
+            continue  # "average quantity per order line": the lines are what is averaged
         if grouping:
             metrics = [sense for sense in item.senses if sense.kind == "metric"]
             grouping_sense = (
@@ -455,15 +528,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                 draft.within.append(alias)
             continue
         if agg is not None:
-            if (
-                agg in ("count", "count_distinct")
-                and any(sense.kind == "dataset" for sense in item.senses)
-                and any(sense.kind == "metric" for sense in item.senses)
-            ):
-                deferred_counts.append(item)  # rows or metric: decided once dimensions are known
-                agg = None
-                continue
-            value = _measure_of(draft, item, agg, named)
+            value = _measure_of(draft, item, agg, named, s)
             agg = None
             if value is None:
                 draft.unknown(item.text)
@@ -472,16 +537,29 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                     ranking = ranking or value
             continue
         if top is not None and top_subject is None:
-            grouping_sense = _as_grouping(draft, item, named)
+            grouping_sense = _as_grouping(draft, item, named, numeric=False)
             if grouping_sense is not None and not (
                 any(sense.kind == "metric" for sense in item.senses) and top.n is None
             ):
                 top_subject = draft.add_dimension(_dimension_of(draft, grouping_sense))
                 draft.subject_words = item.text.lower()
                 continue
+        if top is not None and ranking is None:
+            numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
+            if numeric and not any(sense.kind == "metric" for sense in item.senses):
+                sense = _pick(draft, numeric, named, item.text)
+                word = top.text.split()[0].lower()
+                if top_subject is None and top.n is None and word in SUPERLATIVE_AGGREGATE:
+                    # "the highest list price": an aggregate, not a ranking.
+                    aggregation = SUPERLATIVE_AGGREGATE[word]
+                    draft.add_measure(sense.name, aggregation, f"{word} {item.text.lower()}")
+                    top = None
+                    continue
+                ranking = _ranking_measure(draft, sense, item, top_subject)
+                continue
             value = _measure_of(draft, item, None, named)
             if value is not None:
-                ranking = ranking or value
+                ranking = value
                 continue
         if share and any(sense.kind == "metric" for sense in item.senses):
             metric = next(sense for sense in item.senses if sense.kind == "metric")
@@ -498,6 +576,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if temporal and not metrics:
             continue  # the date field a date phrase is on ("by order date" is a grouping)
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
+        if metrics and has_dataset and _counted_in(draft, item):
+            continue  # "customers who placed an order": the orders the metric counts in
         if metrics and has_dataset and _qualifies_value(items, k, item):
             subjects.append(item)  # "online orders": the orders the value is about
             continue
@@ -514,10 +594,11 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue
         subjects.append(item)
 
-    for item in deferred_counts:
-        value = _measure_of(draft, item, "count", named)
-        if top is not None and value is not None:
-            ranking = ranking or value
+    if number is not None:
+        draft.unknown(number.text)
+    if changes and draft.compare is None:
+        for item in changes:
+            draft.unknown(item.text)
     for item, within in grains:
         assert item.grain is not None
         date_field = _date_field(draft, s)
@@ -536,6 +617,67 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         _apply_top(draft, top, ranking, top_subject)
     if share and not any(r.share_of_total for r in draft.metrics):
         draft.unknown("share of")
+    if any(r.share_of_total for r in draft.metrics) and not draft.dimensions:
+        # "what share of orders were online": a share of the whole, which a plan that
+        # keeps only the online orders cannot give (it would say 100%).
+        draft.unknown("share of all")
+    if others:
+        _others(draft)
+
+
+def _flag(draft: _Draft, item: Item) -> tuple[Sense, bool] | None:
+    """A true-or-false field said as a word ("active products", "inactive"): the field and
+    the value it names."""
+    flags = [
+        sense
+        for sense in item.senses
+        if sense.kind == "field"
+        and draft.lexicon.field_of(sense.name)[1].data_type is DataType.BOOLEAN
+    ]
+    if len(flags) != 1 or len(item.senses) != 1:
+        return None
+    return flags[0], not flags[0].negated
+
+
+def _ranking_measure(draft: _Draft, sense: Sense, item: Item, subject: str | None) -> _Value:
+    """A number field to rank by: itself when it belongs to what is ranked (a product's list
+    price), else its total (the units of a product's order lines)."""
+    ranked = next((d.field for d in draft.dimensions if subject in (d.alias, d.field)), "")
+    if ranked.split(".")[0] == sense.dataset:
+        return draft.add_measure(sense.name, "max", item.text.lower())
+    draft.doubt(GUESS, f"'{item.text}' read as its total")
+    return draft.add_measure(sense.name, "sum", f"total {item.text.lower()}")
+
+
+def _averaged_per_row(draft: _Draft, item: Item) -> bool:
+    """True for 'per <row of the averaged dataset>' after an average."""
+    datasets = {sense.name for sense in item.senses if sense.kind == "dataset"}
+    return any(m.aggregation == "avg" and m.field.split(".")[0] in datasets for m in draft.measures)
+
+
+def _counted_in(draft: _Draft, item: Item) -> bool:
+    """True when a dataset's word names where a count metric already asked for counts."""
+    datasets = {sense.name for sense in item.senses if sense.kind == "dataset"}
+    for ref in draft.metrics:
+        metric = draft.model.metric(ref.name)
+        if metric is None or metric.aggregation not in ("count", "count_distinct"):
+            continue
+        if metric.dataset in datasets and metric.name not in _keys(item):
+            return True
+    return False
+
+
+def _others(draft: _Draft) -> None:
+    """'Compare the West with the others': a plan cannot group the others into one row, so
+    the planner offers the breakdown it can run, and does not answer with it."""
+    grouped = [d for d in draft.dimensions if not d.time_grain]
+    if not grouped or not draft.values:
+        draft.unknown("the others")
+        return
+    _, f = draft.lexicon.field_of(grouped[-1].field)
+    draft.breakdown = f"Show {draft.values[0].label} per {(f.label or f.name).lower()}."
+    draft.doubt(AMBIGUOUS, "'the others' cannot be one row of a plan; a breakdown shows each")
+    draft.not_understood.append("the others (as one group)")
 
 
 def _qualifies_value(items: list[Item], k: int, item: Item) -> bool:
@@ -580,6 +722,9 @@ def _apply_values(
                 or (sense.kind == "field" and sense.name.split(".")[1] == column)
                 for sense in item.senses
             ):
+                plural = singular(item.text.lower()) != item.text.lower()
+                if len(said) > 1 and plural and not negated:
+                    draft.add_dimension(target)  # "the Electronics and Home departments"
                 if not (draft.values or others) and any(
                     sense.kind == "dataset" for sense in item.senses
                 ):
@@ -613,15 +758,11 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
             continue
         if sense.kind == "dataset" and sense.name in homes:
             continue  # "revenue of order lines": where the value comes from
-        if (
-            sense.kind == "dataset"
-            and any(
-                sense.name in draft.lexicon.distances(h) or h in draft.lexicon.distances(sense.name)
-                for h in homes
-            )
-            and draft.having
+        reach = draft.lexicon.distances
+        if draft.having and any(
+            sense.dataset in reach(h) or h in reach(sense.dataset) for h in homes
         ):
-            draft.add_dimension(_dimension_of(draft, sense))
+            draft.add_dimension(_dimension_of(draft, sense))  # "regions with a return rate above"
             continue
         draft.unknown(item.text)
 
@@ -687,8 +828,8 @@ def _comparison_target(items: list[Item], k: int) -> Item | None:
     """The term a comparison is about: right after it ("more than 5 orders"), else the
     nearest before it ("unit price over 100")."""
     nxt = items[k + 1] if k + 1 < len(items) else None
-    if nxt is not None and nxt.kind == "term" and nxt.start == items[k].end:
-        return nxt
+    if nxt is not None and nxt.kind == "term" and nxt.start - items[k].end <= 1:
+        return nxt  # "more than 5 orders", "more than $700,000 in revenue"
     for item in reversed(items[:k]):
         if item.kind == "term":
             return item
@@ -699,7 +840,9 @@ def _comparison_target(items: list[Item], k: int) -> Item | None:
 
 def _apply_dates(draft: _Draft, s: Scan, dates: list[Item], today: dt.date) -> None:
     if not dates:
-        if draft.compare is not None:
+        if draft.compare == "dates":
+            draft.unknown("compared with")
+        elif draft.compare is not None:
             _default_window(draft, s, today)
         return
     date_field = _date_field(draft, s)
@@ -707,42 +850,84 @@ def _apply_dates(draft: _Draft, s: Scan, dates: list[Item], today: dt.date) -> N
         for item in dates:
             draft.unknown(item.text)
         return
-    relative = [item for item in dates if item.date is not None and item.date.window is not None]
-    absolute = [item for item in dates if item.date is not None and item.date.window is None]
+    phrases = [item.date for item in dates if item.date is not None]
+    relative = [p for p in phrases if p.window is not None]
+    absolute = [p for p in phrases if p.window is None]
+    for phrase in absolute:
+        draft.notes += list(phrase.notes)
+    if draft.compare == "dates":
+        _compared_periods(draft, date_field, absolute, relative)
+        return
     if len(relative) > 1 or (relative and absolute):
-        for item in dates[1:]:
-            draft.unknown(item.text)
-        dates = dates[:1]
-        relative = [d for d in relative if d in dates]
-        absolute = [d for d in absolute if d in dates]
-    for item in relative:
-        phrase = item.date
-        assert phrase is not None and phrase.window is not None
+        draft.unknown(dates[1].text)
+        return
+    for phrase in relative:
+        assert phrase.window is not None
         window = phrase.window
         draft.window = TimeWindow(
-            field=date_field,
-            period=window.period,
-            grain=window.grain,
-            count=window.count,
+            field=date_field, period=window.period, grain=window.grain, count=window.count
         )
         draft.understood.append(phrase.label)
-    for item in absolute:
-        phrase = item.date
-        assert phrase is not None
-        draft.notes += list(phrase.notes)
+    if len(absolute) > 1:
+        _several_periods(draft, date_field, absolute)
+    elif absolute:
+        phrase = absolute[0]
         if draft.compare is not None and phrase.grain is not None and phrase.start and phrase.end:
             # "Q4 2025 vs the previous quarter": the period as a window seen from its last day.
             draft.window = TimeWindow(field=date_field, period="last", grain=phrase.grain, count=1)
             draft.reference = phrase.end - dt.timedelta(days=1)
-            draft.understood.append(phrase.label)
-            continue
-        if phrase.start is not None:
-            draft.filters.append(Filter(field=date_field, op=">=", value=phrase.start.isoformat()))
-        if phrase.end is not None:
-            draft.filters.append(Filter(field=date_field, op="<", value=phrase.end.isoformat()))
+        else:
+            _range(draft, date_field, phrase.start, phrase.end)
         draft.understood.append(phrase.label)
     if draft.compare is not None and draft.window is None:
         _default_window(draft, s, today)
+
+
+def _range(draft: _Draft, date_field: str, start: dt.date | None, end: dt.date | None) -> None:
+    if start is not None:
+        draft.filters.append(Filter(field=date_field, op=">=", value=start.isoformat()))
+    if end is not None:
+        draft.filters.append(Filter(field=date_field, op="<", value=end.isoformat()))
+
+
+def _compared_periods(
+    draft: _Draft, date_field: str, absolute: list[DatePhrase], relative: list[DatePhrase]
+) -> None:
+    """'November 2025 compared with November 2024': a window on the first period and a
+    comparison with the second, when the second is the one before or a year before."""
+    grains = {p.grain for p in absolute}
+    if relative or len(absolute) != 2 or len(grains) != 1 or None in grains:
+        draft.unknown("compared with")
+        return
+    now, before = sorted(absolute, key=lambda p: p.start or dt.date.min, reverse=True)
+    assert now.start and now.end and before.start and before.end
+    if before.start == add_months(now.start, -12):
+        draft.compare = "previous_year"
+    elif before.end == now.start:
+        draft.compare = "previous_period"
+    else:
+        draft.unknown("compared with")
+        return
+    grain = now.grain
+    assert grain is not None
+    draft.window = TimeWindow(field=date_field, period="last", grain=grain, count=1)
+    draft.reference = now.end - dt.timedelta(days=1)
+    draft.understood.append(f"{now.label} compared with {before.label}")
+
+
+def _several_periods(draft: _Draft, date_field: str, absolute: list[DatePhrase]) -> None:
+    """'Revenue in 2024 and 2025': one row per period, over the periods when they follow
+    one another (not over a gap between them)."""
+    grains = {p.grain for p in absolute}
+    ordered = sorted(absolute, key=lambda p: p.start or dt.date.min)
+    adjacent = all(a.end == b.start for a, b in itertools.pairwise(ordered))
+    if len(grains) != 1 or None in grains or not adjacent:
+        draft.unknown(" and ".join(p.label for p in absolute))
+        return
+    grain = ordered[0].grain
+    draft.add_dimension(date_field, grain)
+    _range(draft, date_field, ordered[0].start, ordered[-1].end)
+    draft.understood.append(" and ".join(p.label for p in ordered))
 
 
 def _default_window(draft: _Draft, s: Scan, today: dt.date) -> None:
@@ -850,7 +1035,7 @@ def _plan(
         confidence=round(draft.confidence, 3),
         understood=list(dict.fromkeys(draft.understood)),
         not_understood=draft.not_understood,
-        suggestions=[],
+        suggestions=[draft.breakdown] if draft.breakdown else [],
         notes=draft.notes,
     )
 
@@ -875,18 +1060,23 @@ def plan_question(
         confidence=result.confidence,
         understood=result.understood,
         not_understood=result.not_understood,
-        suggestions=_suggestions(question, model, values, today),
+        suggestions=_suggestions(question, model, values, today, result.suggestions),
         notes=result.notes,
     )
 
 
 def _suggestions(
-    question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
+    question: str,
+    model: SemanticModel,
+    values: ValueIndex | None,
+    today: dt.date,
+    first: list[str],
 ) -> list[str]:
-    """Up to three questions the planner answers, closest to `question` first."""
+    """Up to three questions the planner answers: `first`, then the model's suggested
+    questions closest to `question` (most words in common)."""
     asked = set(words(question))
-    pool = [s.prompt for s in suggest_questions(model, limit=SUGGESTION_POOL)]
-    ranked = sorted(pool, key=lambda p: -len(asked & set(words(p))))
+    pool = first + [s.prompt for s in suggest_questions(model, limit=SUGGESTION_POOL)]
+    ranked = first + sorted(pool[len(first) :], key=lambda p: -len(asked & set(words(p))))
     found = []
     for prompt in ranked:
         if _plan(prompt, model, values, today).answered:

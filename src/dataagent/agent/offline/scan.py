@@ -15,6 +15,7 @@ from dataagent.agent.offline import words as w
 from dataagent.agent.offline.dates import (
     GRAIN_ADVERBS,
     GRAINS,
+    MONTHS,
     NUMBER_WORDS,
     DatePhrase,
     date_phrase,
@@ -43,6 +44,7 @@ class Item:
     op: str | None = None
     number: float | list[float] | None = None
     percent: bool = False
+    grouped: bool = False  # a grain said with a grouping word ("by month", not "monthly")
 
 
 @dataclass
@@ -102,11 +104,30 @@ def _compare(tokens: list[str], i: int) -> tuple[int, str] | None:
     if period:
         return lead + period, "previous_period"
     skip = 1 if j < len(tokens) and tokens[j] == "the" else 0
+    ahead = [*tokens[j + skip : j + skip + 3], "", "", ""][:3]
+    counted = number_at(ahead, 1) is not None and ahead[2] in GRAINS
+    if counted and ahead[0] in ("previous", "prior", "preceding"):
+        return lead + skip + 3, "previous_period"  # "the previous 6 months"
+    before = number_at(ahead, 0) is not None and ahead[1] in GRAINS
+    if before and ahead[2] in ("before", "prior", "earlier"):
+        return lead + skip + 3, "previous_period"  # "the 6 months before"
+    if _period_start(tokens, j + skip):
+        return lead, "dates"  # "compared with November 2024": which dates the planner decides
     if j + skip + 1 < len(tokens) and tokens[j + skip] in ("last", "previous", "prior"):
         grain = GRAINS.get(tokens[j + skip + 1])
         if grain is not None and not tokens[j + skip + 1].endswith("s"):
             return lead + skip + 2, grain
     return None
+
+
+def _period_start(tokens: list[str], i: int) -> bool:
+    """Whether an absolute period ("2024", "Q4 2024", "November 2024") starts at word `i`."""
+    if i >= len(tokens):
+        return False
+    t = tokens[i]
+    year = len(t) == 4 and t.isdigit()
+    quarter = len(t) == 2 and t[0] == "q" and t[1] in "1234"
+    return year or quarter or t in MONTHS
 
 
 def _top(tokens: list[str], i: int) -> tuple[int, int | None, str] | None:
@@ -197,11 +218,19 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
         if size:
             grain = GRAINS.get(tokens[i + size]) if i + size < len(tokens) else None
             if grain is not None:
-                candidates.append(
-                    Item("grain", i, i + size + 1, text(i, i + size + 1), grain=grain)
-                )
+                item = Item("grain", i, i + size + 1, text(i, i + size + 1), grain=grain)
+                item.grouped = True
+                candidates.append(item)
             else:
                 candidates.append(Item("group", i, i + size, text(i, i + size)))
+        size = _phrase(tokens, i, w.ATTRIBUTES)
+        if size:
+            candidates.append(Item("attr", i, i + size, text(i, i + size)))
+        if t in w.SIGNS:
+            op = w.SIGNS[t]
+            candidates.append(Item("cmp", i, i + 1, text(i, i + 1), op=op, number=0.0))
+        if t in w.CHANGE_WORDS:
+            candidates.append(Item("change", i, i + 1, text(i, i + 1)))
         if t in GRAIN_ADVERBS:
             candidates.append(Item("grain", i, i + 1, text(i, i + 1), grain=GRAIN_ADVERBS[t]))
         size = _phrase(tokens, i, frozenset(w.AGGREGATIONS))
@@ -221,8 +250,11 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
             items.append(best)
             i = best.end
             continue
+        counted = number_at(tokens, i)
         if t in ("and", "or"):
             items.append(Item("conj", i, i + 1, t))
+        elif counted is not None and counted[0] == 1 and counted[1] == int(counted[1]):
+            items.append(Item("number", i, i + 1, pairs[i][1], n=int(counted[1])))
         elif t in w.LIST and not items:
             items.append(Item("list", i, i + 1, t))
         elif t not in w.STOP:

@@ -33,6 +33,7 @@ STOP = frozenset(
         *("row", "rows", "entry", "entries", "item", "items", "thing", "things", "do"),
         *("live", "lives", "living", "located", "based", "situated", "currently", "belong"),
         *("belongs", "belonging", "come", "comes", "coming", "total", "amount", "overall"),
+        *("over", "during", "within", "throughout", "appeared", "appear", "appears"),
     }
 )
 
@@ -236,3 +237,20 @@ OVER = {
     ("week", "over", "week"): "week",
     ("wow",): "week",
 }
+
+# Words that add a column to a list: "the stores in the West with their square footage".
+ATTRIBUTES = frozenset(
+    {
+        ("with", "their"),
+        ("and", "their"),
+        ("with", "its"),
+        ("and", "its"),
+        ("along", "with", "their"),
+        ("including", "their"),
+        ("together", "with", "their"),
+    }
+)
+# A sign is a comparison with zero: "a negative unit margin".
+SIGNS = {"negative": "<", "positive": ">"}
+# Words saying what a comparison shows; meaningless without one.
+CHANGE_WORDS = frozenset({"change", "changes", "growth", "difference", "increase", "decrease"})
