@@ -45,6 +45,23 @@ def words(text: str) -> list[str]:
     return [w for w, _ in question_words(text)]
 
 
+# A two-letter US state code is also named by the state: "stores in Texas" is state TX.
+US_STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan",
+    "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+    "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota",
+    "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class IndexedValue:
     """One distinct value of one field."""
@@ -98,6 +115,11 @@ class ValueIndex:
             return
         bucket.append(value)
         self._values.append(value)
+        state = US_STATES.get(text)
+        if state is not None:
+            named = self._by_words.setdefault(tuple(words(state)), [])
+            if value not in named:
+                named.append(value)
 
     def __len__(self) -> int:
         return len(self._values)
@@ -155,7 +177,14 @@ class ValueIndex:
                 if not bucket:
                     continue
                 written = " ".join(t[1] for t in tokens[i : i + size])
-                bucket = [v for v in bucket if len(v.value) > SHORT or v.value in written.split()]
+                bucket = [
+                    v
+                    for v in bucket
+                    if len(v.value) > SHORT
+                    or v.value in written.split()
+                    or size > 1
+                    or len(key[0]) > SHORT
+                ]
                 if not bucket:
                     continue
                 named = [v for v in bucket if _field_words(v) & (said - set(key))]

@@ -145,6 +145,31 @@ def _add_flag(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
         lexicon.add(("non", word), Sense("field", f"{dataset.name}.{f.name}", negated=True))
 
 
+# Words of a date field's name that say it is a date, not what happened.
+DATE_WORDS = frozenset({"date", "at", "on", "time", "timestamp", "datetime", "day", "dt"})
+PARTICLES = ("up", "in", "out", "off")
+
+
+def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
+    """A date field by the event it dates: `opened_on` is when a store "opened" ("open"),
+    `signup_date` when a customer "signed up" (a "signup")."""
+    said = [w for w in words(f.name.replace("_", " ")) if w not in DATE_WORDS]
+    if len(said) != 1 or len(said[0]) < 4:
+        return
+    word = said[0]
+    sense = Sense("field", f"{dataset.name}.{f.name}")
+    forms: set[tuple[str, ...]] = {(word,), (word + "s",)}
+    if word.endswith("ed"):
+        forms |= {(word[:-2],), (word[:-1],), (word[:-2] + "s",)}  # opened: open, opens
+    for particle in PARTICLES:
+        stem = word[: -len(particle)]
+        if word.endswith(particle) and len(stem) >= 3:
+            # signup: sign up, signed up, signs up, signups
+            forms |= {(stem, particle), (stem + "ed", particle), (stem + "s", particle)}
+    for form in forms:
+        lexicon.add(form, sense)
+
+
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
@@ -170,6 +195,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
         for f in d.fields:
             if f.data_type is DataType.BOOLEAN:
                 _add_flag(lexicon, d, f)
+            if f.data_type in TEMPORAL:
+                _add_event(lexicon, d, f)
         key = next((f for f in d.fields if f.is_primary_key and f.label), None)
         if key is not None and key.label is not None:
             # "Order Line ID" names the rows of order_items: "order lines".

@@ -574,6 +574,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             if sense.kind == "field" and draft.lexicon.field_of(sense.name)[1].data_type in TEMPORAL
         ]
         if temporal and not metrics:
+            if s.tokens and s.tokens[0] == "when":
+                # "when did each store open": the date is what is asked.
+                draft.add_dimension(_pick(draft, temporal, named, item.text).name)
             continue  # the date field a date phrase is on ("by order date" is a grouping)
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
         if metrics and has_dataset and _counted_in(draft, item):
