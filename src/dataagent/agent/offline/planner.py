@@ -39,7 +39,7 @@ from dataagent.semantic.plan import (
     TopN,
 )
 from dataagent.semantic.suggestions import suggest_questions
-from dataagent.semantic.windows import add_months
+from dataagent.semantic.windows import add_months, resolve_window
 
 CONFIDENCE_THRESHOLD = 0.7
 # How much each doubt costs.
@@ -110,6 +110,7 @@ class _Draft:
     reference: dt.date | None = None
     subject_words: str = ""
     compare_grain: str | None = None
+    index: ValueIndex | None = None
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
     @property
@@ -884,6 +885,32 @@ def _apply_dates(draft: _Draft, s: Scan, dates: list[Item], today: dt.date) -> N
         draft.understood.append(phrase.label)
     if draft.compare is not None and draft.window is None:
         _default_window(draft, s, today)
+    _check_covered(draft, date_field, today)
+
+
+def _check_covered(draft: _Draft, date_field: str, today: dt.date) -> None:
+    """A period the data does not reach (orders of 2023 when they start in 2024) is not
+    answered with an empty result: the planner says which dates the data holds."""
+    extent = draft.index.extent(date_field) if draft.index is not None else None
+    if extent is None:
+        return
+    first, last = extent
+    start, end = dt.date.min, dt.date.max
+    for f in draft.filters:
+        if isinstance(f, Filter) and f.field == date_field and isinstance(f.value, str):
+            day = dt.date.fromisoformat(f.value[:10])
+            if f.op == ">=":
+                start = max(start, day)
+            elif f.op == "<":
+                end = min(end, day)
+    if draft.window is not None:
+        dates = resolve_window(draft.window, draft.reference or today)
+        start, end = max(start, dates.start), min(end, dates.end)
+    if end <= first or start > last:
+        draft.unknown(f"dates outside {first.isoformat()} to {last.isoformat()}")
+        draft.notes.append(
+            f"{date_field} holds dates from {first.isoformat()} to {last.isoformat()} only"
+        )
 
 
 def _range(draft: _Draft, date_field: str, start: dt.date | None, end: dt.date | None) -> None:
@@ -1018,7 +1045,7 @@ def _plan(
     lexicon = build_lexicon(model)
     index = values if values is not None else ValueIndex.from_model(model)
     s = scan(question, lexicon, index, today)
-    draft = _Draft(lexicon, set(s.tokens))
+    draft = _Draft(lexicon, set(s.tokens), index=index)
     for word in s.unknown:
         draft.unknown(word)
     _assemble(draft, s, today)
