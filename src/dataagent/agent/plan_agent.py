@@ -178,7 +178,6 @@ async def answer_offline(
 ) -> ServerAnswer:
     """Answer with no model: the person's SQL, or the offline planner's plan."""
     question = scope.question
-    await scope.on_stage("planning")
     sql = explicit_sql(question, scope.source.model.dialect) if scope.sql_allowed else None
     if sql is not None:
         executed = await run_sql(scope, sql)
@@ -187,10 +186,23 @@ async def answer_offline(
     if not offline.answered or offline.plan is None:
         return ServerAnswer(abstention(offline), "abstained", None)
     executed = await run_plan(scope, offline.plan)
+    return ServerAnswer(_offline_text(executed, offline), "succeeded", executed)
+
+
+async def answer_fast(
+    scope: PlanScope, values: ValueIndex | None, today: dt.date
+) -> ServerAnswer | None:
+    """The offline planner's answer when it is confident (no model call), else None."""
+    offline = plan_question(scope.question, scope.source.model, values, today=today)
+    if not offline.answered or offline.plan is None:
+        return None
+    executed = await run_plan(scope, offline.plan)
+    return ServerAnswer(_offline_text(executed, offline), "succeeded", executed)
+
+
+def _offline_text(executed: Executed, offline: OfflinePlan) -> str:
     text = result_sentence(executed, offline.understood)
-    if offline.notes:
-        text += " " + " ".join(offline.notes)
-    return ServerAnswer(text, "succeeded", executed)
+    return f"{text} {' '.join(offline.notes)}" if offline.notes else text
 
 
 class _QuietHooks:
@@ -225,7 +237,6 @@ async def answer_with_model(
 ) -> ServerAnswer:
     """Answer with the model and the five tools."""
     settings = scope.ctx.settings
-    await scope.on_stage("planning")
     model = scope.source.model
     prompt = PROMPT.format(dialect=model.dialect, datasets=dataset_listing(model))
     loop = LoopAnswer(
@@ -270,6 +281,15 @@ async def answer_question(
         run_id=run_id,
         sql_allowed=asks_for_sql(question, source.model.dialect),
     )
+    settings = ctx.settings
+    # `reference_date` and `offline_fast_path` are the pipeline's settings (read here as
+    # they are there, when this build has them).
+    today = today or getattr(settings, "reference_date", None) or dt.datetime.now(dt.UTC).date()
+    await on_stage("planning")
     if client is None:
-        return await answer_offline(scope, values, today or dt.date.today())
+        return await answer_offline(scope, values, today)
+    if getattr(settings, "offline_fast_path", False) and not scope.sql_allowed:
+        fast = await answer_fast(scope, values, today)
+        if fast is not None:
+            return fast
     return await answer_with_model(scope, client, earlier)

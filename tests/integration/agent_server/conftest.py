@@ -30,6 +30,13 @@ def use_model() -> bool:
 
 
 @pytest.fixture
+def fast_path() -> bool:
+    """Whether a server with a model answers offline first when the planner is sure
+    (`DATAAGENT_OFFLINE_FAST_PATH`; parametrize `fast_path` with True to turn it on)."""
+    return False
+
+
+@pytest.fixture
 def openai_server() -> Iterator[FakeOpenAIServer]:
     """The scripted model server (push steps onto it)."""
     with FakeOpenAIServer() as server:
@@ -37,13 +44,20 @@ def openai_server() -> Iterator[FakeOpenAIServer]:
 
 
 @pytest.fixture
-def settings(api_settings: Settings, use_model: bool, request: pytest.FixtureRequest) -> Settings:
+def settings(
+    api_settings: Settings, use_model: bool, fast_path: bool, request: pytest.FixtureRequest
+) -> Settings:
     """The API tests' settings without a model, or with the scripted server as the model."""
     if not use_model:
         return api_settings.model_copy(update={"openai_api_key": None})
     server: FakeOpenAIServer = request.getfixturevalue("openai_server")
     return api_settings.model_copy(
-        update={"openai_api_key": None, "openai_base_url": server.url, "llm_max_retries": 0}
+        update={
+            "openai_api_key": None,
+            "openai_base_url": server.url,
+            "llm_max_retries": 0,
+            "offline_fast_path": fast_path,
+        }
     )
 
 

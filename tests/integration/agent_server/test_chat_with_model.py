@@ -145,3 +145,17 @@ async def test_the_model_answers_about_an_uploaded_csv(
     assert data["result"]["rows"] == [["South", 20], ["North", 15]]
     prompt = openai_server.requests[0]["messages"][0]["content"]
     assert "sales" in prompt
+
+
+@pytest.mark.parametrize("fast_path", [True])
+async def test_a_question_the_planner_is_sure_of_costs_no_model_call(
+    world: World, demo_id: str, openai_server: FakeOpenAIServer, fast_path: bool
+) -> None:
+    response = await world.contributor.client.post(
+        "/api/chat", json={"ontologyId": demo_id, "message": "What is the net revenue by region?"}
+    )
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert data["status"] == "succeeded" and data["details"]["queryMode"] == "plan"
+    assert data["result"]["rowCount"] > 1
+    assert openai_server.requests == []
