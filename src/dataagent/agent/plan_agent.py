@@ -158,7 +158,8 @@ def abstention(offline: OfflinePlan) -> str:
     else:
         parts.append("I am not sure enough of what you mean to answer without guessing.")
     if offline.suggestions:
-        parts.append("Questions I can answer: " + "; ".join(offline.suggestions[:3]) + ".")
+        asks = [s.rstrip(" .") for s in offline.suggestions[:3]]
+        parts.append("Questions I can answer: " + "; ".join(asks) + ".")
     parts.append(NO_MODEL_HINT)
     return " ".join(parts)
 

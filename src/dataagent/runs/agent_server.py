@@ -35,6 +35,7 @@ from dataagent.runs.stateless_chats import StatelessChat, StatelessChats
 from dataagent.semantic.model import SemanticModel
 from dataagent.services import connections, datasets, llm, ontologies, semantic_models
 from dataagent.services.context import AppContext
+from dataagent.services.value_index import plan_reads
 from dataagent.store.models import AgentRun, FileDataset, User
 from dataagent.store.types import utcnow
 
@@ -242,6 +243,12 @@ class AgentServer:
         ctx = run.app
         async with ctx.database.session() as session:
             source = await self._source(session, request)
+            values = (
+                await ontologies.value_index(session, source.id)
+                if source.kind == "ontology"
+                # A file dataset's few-valued text columns, as its generated model holds them.
+                else plan_reads(source.model)[0]
+            )
             client = (
                 await llm.chat_client(ctx, session, request.owner_id, None)
                 if llm.available(ctx)
@@ -260,6 +267,7 @@ class AgentServer:
                 on_stage,
                 client=client,
                 earlier=self.threads.earlier(request.thread_id),
+                values=values,
                 run_id=run.run_id,
             )
         finally:

@@ -204,3 +204,20 @@ async def test_exactly_one_source(world: World, demo_id: str) -> None:
         "/api/chat", json={"ontologyId": demo_id, "message": REVENUE_BY_REGION}
     )
     assert viewer.status_code == 403
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_value_the_question_names_is_a_filter(
+    world: World, demo_id: str, demo_facts: DemoFacts
+) -> None:
+    houston = next(store for store in demo_facts.stores if store.city == "Houston")
+    response = await world.contributor.client.post(
+        "/api/chat", json={"ontologyId": demo_id, "message": "What is the net revenue of the Houston store?"}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()["data"]
+    assert answer["status"] == "succeeded", answer["message"]
+    filters = answer["details"]["planJson"]["filters"]
+    assert any(f.get("value") == "Houston" for f in filters), filters
+    assert answer["result"]["rowCount"] == 1
+    assert math.isclose(float(answer["result"]["rows"][0][-1]), houston.net_revenue, abs_tol=0.05)
