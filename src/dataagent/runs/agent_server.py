@@ -17,7 +17,6 @@ version of its files (`DatasetModels`).
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import uuid
 from dataclasses import dataclass, field, replace
@@ -34,6 +33,7 @@ from dataagent.runs.runner import RunContext, Runner
 from dataagent.runs.stateless_chats import StatelessChat, StatelessChats
 from dataagent.semantic.model import SemanticModel
 from dataagent.services import connections, datasets, llm, ontologies, semantic_models
+from dataagent.services.connections import QueryTarget
 from dataagent.services.context import AppContext
 from dataagent.services.value_index import plan_reads
 from dataagent.store.models import AgentRun, FileDataset, User
@@ -128,7 +128,7 @@ class DatasetModels:
         )
 
     async def model_of(
-        self, ctx: AppContext, owner_id: uuid.UUID, dataset: FileDataset, target: Any
+        self, ctx: AppContext, owner_id: uuid.UUID, dataset: FileDataset, target: QueryTarget
     ) -> SemanticModel:
         """The dataset's generated model (introspected on the query pool the first time)."""
         key = (dataset.id, dataset.version_hash)
@@ -228,9 +228,6 @@ class AgentServer:
         request = self._pending.get(run.run_id)
         if request is None:
             raise DataAgentError(ErrorCode.INTERRUPTED, REQUEST_INTERRUPTED)
-        chat = self._streaming.get(run.run_id)
-        if chat is not None:
-            chat.task = asyncio.current_task()  # an account change stops it
         try:
             await self._answer(run, request)
         except DataAgentError as exc:
