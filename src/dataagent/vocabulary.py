@@ -44,6 +44,7 @@ AUTO_CAPTURE_MODES: Final[tuple[AutoCaptureMode, ...]] = get_args(AutoCaptureMod
 
 # What a durable run does, and where it is. A cancelled or interrupted run is `failed`
 # with the code CANCELLED or INTERRUPTED.
-RunKind = Literal["chat_message", "ontology_build"]
+# `agent_server`: one request of seed 004's agent server (`POST /api/chat`).
+RunKind = Literal["chat_message", "ontology_build", "agent_server"]
 RunStatus = Literal["queued", "running", "succeeded", "failed"]
 FINISHED_RUN_STATUSES: Final[frozenset[RunStatus]] = frozenset({"succeeded", "failed"})

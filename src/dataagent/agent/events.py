@@ -40,7 +40,10 @@ ANSWER_EVENTS: Final[frozenset[str]] = frozenset(
     }
 )
 BUILD_EVENTS: Final[frozenset[str]] = frozenset({"build_start", "build_complete", "build_error"})
-RUN_EVENTS: Final[frozenset[str]] = ANSWER_EVENTS | BUILD_EVENTS
+# Seed 004's agent server (`POST /api/chat`, `/api/chat/stream`): a run that ends with
+# `done` or `error`.
+SERVER_EVENTS: Final[frozenset[str]] = frozenset({"status", "result", "done", "error"})
+RUN_EVENTS: Final[frozenset[str]] = ANSWER_EVENTS | BUILD_EVENTS | SERVER_EVENTS
 # Seed 002's stateless chat (`POST /api/agent/chat`).
 STATELESS_EVENTS: Final[frozenset[str]] = frozenset(
     {"chunk", "clear_streaming", "tool_call", "chart", "done", "error"}

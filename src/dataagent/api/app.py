@@ -16,6 +16,7 @@ from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
 from dataagent.api.routes import (
     admin,
     agent,
+    agent_server,
     auth,
     charts,
     chats,
@@ -49,6 +50,7 @@ ROUTERS = (
     preferences.router,
     reports.router,
     agent.router,
+    agent_server.router,
     runs.router,
     charts.router,
     connections.router,

@@ -22,9 +22,10 @@ from dataagent.store import runs
 from dataagent.store.database import Database
 from dataagent.vocabulary import FINISHED_RUN_STATUSES
 
-# The events that end a run's stream: an answer's and a build's last word.
+# The events that end a run's stream: an answer's, a build's and an agent server request's
+# last word.
 TERMINAL_EVENTS: Final[frozenset[str]] = frozenset(
-    {"message_complete", "message_error", "build_complete", "build_error"}
+    {"message_complete", "message_error", "build_complete", "build_error", "done", "error"}
 )
 
 

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from dataagent.config import Settings
+from dataagent.runs.agent_server import AgentServer
 from dataagent.runs.builds import OntologyBuilds, RunBuilds
 from dataagent.runs.chat import ChatAnswers
 from dataagent.runs.event_log import EventLog
@@ -49,6 +50,9 @@ class RunSystem:
         self.chats = StatelessChats(
             app, self.runner, settings.agent_chat_max_per_user, check_s=self.lease_s / 3
         )
+        # Seed 004's agent server: its requests are runs, their limit the stateless chats'.
+        self.agent_server = AgentServer(app, self.runner, self.chats, self.lease_s)
+        self.handlers["agent_server"] = self.agent_server
 
     @classmethod
     def install(cls, app: AppContext) -> RunSystem:

@@ -168,6 +168,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat
+         * @description Answer a question with a query (a QueryPlan; SQL only when the message asks for SQL).
+         *
+         *     With no language model configured, the offline planner answers, or abstains (200,
+         *     `status` `abstained`, no rows). A refused statement is 400 SQL_POLICY_VIOLATION, a query
+         *     that takes too long 408 RUNNER_TIMEOUT. The query's run capsule is `GET /api/runs/{runId}`.
+         */
+        post: operations["agentServerChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat Stream
+         * @description The same answer as `POST /api/chat`, as Server-Sent Events: `status` (planning,
+         *     validating, executing), `result`, `done`; or `error` {code, message} when it fails.
+         */
+        post: operations["agentServerChatStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/connections": {
         parameters: {
             query?: never;
@@ -1157,6 +1202,88 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AgentServerAnswer
+         * @description The answer: its text, how it ended (`succeeded`: a query ran; `answered`: the model
+         *     replied without one; `abstained`: without a model, the question was not understood well
+         *     enough to answer, and `message` says what was understood and what to ask instead), the
+         *     thread to continue, and the run capsule (`GET /api/runs/{runId}`) of its query.
+         */
+        AgentServerAnswer: {
+            details: components["schemas"]["AgentServerDetails"];
+            /** Message */
+            message: string;
+            result: components["schemas"]["AgentServerResult"];
+            /** Runid */
+            runId: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "answered" | "abstained";
+            /**
+             * Threadid
+             * Format: uuid
+             */
+            threadId: string;
+        };
+        /**
+         * AgentServerChatRequest
+         * @description A question about one of the caller's ontologies or file datasets (exactly one), in a
+         *     new thread or continuing `threadId`.
+         */
+        AgentServerChatRequest: {
+            /**
+             * Datasetid
+             * Format: uuid
+             */
+            datasetId?: string;
+            /** Message */
+            message: string;
+            /**
+             * Ontologyid
+             * Format: uuid
+             */
+            ontologyId?: string;
+            /** Threadid */
+            threadId?: string | null;
+        } & (unknown | unknown);
+        /**
+         * AgentServerDetails
+         * @description How the result was asked for: a QueryPlan compiled to SQL, or SQL as written.
+         */
+        AgentServerDetails: {
+            /** Compiledsql */
+            compiledSql: string | null;
+            /** Planjson */
+            planJson: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Querymode
+             * @description Null when no query ran.
+             */
+            queryMode: ("sql" | "plan") | null;
+        };
+        /**
+         * AgentServerResult
+         * @description The rows of the query that produced the answer (empty when none ran).
+         */
+        AgentServerResult: {
+            /** Columns */
+            columns: string[];
+            /**
+             * Error
+             * @description Always null here: a failed query is an error.
+             */
+            error: string | null;
+            /** Exectimems */
+            execTimeMs: number;
+            /** Rowcount */
+            rowCount: number;
+            /** Rows */
+            rows: unknown[][];
+        };
+        /**
          * AggregateFilter
          * @description A condition on an output column after aggregation (SQL's HAVING).
          */
@@ -1683,6 +1810,10 @@ export interface components {
             field: string;
             /** Time Grain */
             time_grain?: ("day" | "week" | "month" | "quarter" | "year") | null;
+        };
+        /** Envelope[AgentServerAnswer] */
+        Envelope_AgentServerAnswer_: {
+            data: components["schemas"]["AgentServerAnswer"];
         };
         /** Envelope[BackfillResult] */
         Envelope_BackfillResult_: {
@@ -2781,7 +2912,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "chat_message" | "ontology_build";
+            kind: "chat_message" | "ontology_build" | "agent_server";
             /** Messageid */
             messageId: string | null;
             /** Ontologyid */
@@ -3805,6 +3936,219 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    agentServerChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentServerChatRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AgentServerAnswer_"];
+                };
+            };
+            /** @description Not exactly one of ontologyId/datasetId, the ontology is not ready, the thread is about another source, or the SQL asked for was refused (SQL_POLICY_VIOLATION) or failed (QUERY_FAILED) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such ontology, dataset or thread of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query took too long (RUNNER_TIMEOUT) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A chat answer of yours is already streaming, or too many of your queries are running */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database could not be reached or opened (CONNECTION_FAILED) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    agentServerChatStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentServerChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The request's events as Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": "{\"stage\":\"planning\"}",
+                     *       "event": "status",
+                     *       "id": "1"
+                     *     }
+                     */
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "done" | "error" | "result" | "status";
+                        id: string;
+                    };
+                };
+            };
+            /** @description Not exactly one of ontologyId/datasetId, the ontology is not ready, the thread is about another source, or the SQL asked for was refused (SQL_POLICY_VIOLATION) or failed (QUERY_FAILED) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such ontology, dataset or thread of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query took too long (RUNNER_TIMEOUT) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A chat answer of yours is already streaming, or too many of your queries are running */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
