@@ -202,3 +202,39 @@ def test_ask_shows_the_answer_in_the_terminal(model_env: FakeOpenAIServer) -> No
     assert "Here is what I found." in result.stdout
     assert "status = 'cancelled'" in result.stdout  # the SQL
     assert "1 rows" in result.stdout  # the table
+
+
+def test_eval_on_a_database_file_makes_its_ontology_once(
+    model_env: FakeOpenAIServer, demo_home: Path, tmp_path: Path
+) -> None:
+    from dataagent.demo import generate
+    from dataagent.demo.loaders import write_sqlite
+
+    database = tmp_path / "files" / "shop.sqlite"
+    write_sqlite(generate(), database)
+    questions = write_questions(tmp_path / "q.jsonl", QUESTIONS[:1])
+    runner = CliRunner()
+    for _ in range(2):
+        args = ["eval", str(questions), "--database", str(database), "--mode", "react"]
+        result = runner.invoke(app, [*args, "--json", str(tmp_path / "r.json")])
+        assert result.exit_code == 0, result.output
+        document = json.loads((tmp_path / "r.json").read_text())
+        assert document["ontology"] == "eval shop"
+        # Gold and answer both run on the file itself.
+        assert document["questions"][0]["outcome"] == "correct"
+    names = asyncio.run(_ontology_names(demo_home))
+    assert names.count("eval shop") == 1
+
+
+async def _ontology_names(data: Path) -> list[str]:
+    from sqlalchemy import select
+
+    from dataagent.services.context import AppContext
+    from dataagent.store.models import Ontology
+
+    ctx = AppContext.from_settings(Settings(data_dir=data))
+    try:
+        async with ctx.database.session() as session:
+            return list(await session.scalars(select(Ontology.name)))
+    finally:
+        await ctx.aclose()
