@@ -668,27 +668,31 @@ def _write_demo_sqlite(path: Path) -> None:
 
 def _print_eval_summary(results: list[QuestionResult]) -> float:
     """The table of outcomes by kind; the execution accuracy over all questions."""
+    from rich import box
+
     from dataagent.evals.runner import summaries_by_kind
     from dataagent.evals.scoring import OUTCOMES
 
     summaries = summaries_by_kind(results)
-    table = Table("kind", "questions", *OUTCOMES, "model calls", "tokens", "p50 ms", "p90 ms")
+    headers = ("kind", "n", *OUTCOMES, "accuracy", "p50 ms", "p90 ms")
+    table = Table(*headers, box=box.SIMPLE_HEAD)
     for row in summaries:
         table.add_row(
             row.label,
             str(row.questions),
-            *(f"{row.counts.get(o, 0)} ({row.rate(o):.0%})" for o in OUTCOMES),
-            str(row.model_calls),
-            str(row.total_tokens),
+            *(str(row.counts.get(o, 0)) for o in OUTCOMES),
+            f"{row.accuracy:.0%}",
             f"{row.latency_p50_ms:.0f}",
             f"{row.latency_p90_ms:.0f}",
         )
-    console.print(table)
+    # Redirected output is 80 columns wide by default: too narrow for the kinds' names.
+    (console if console.is_terminal else Console(width=max(console.width, 100))).print(table)
     total = summaries[0]
     console.print(
         f"execution accuracy {total.accuracy:.1%} ({total.counts.get('correct', 0)} of "
         f"{total.questions}), wrong {total.rate('wrong'):.1%}, "
-        f"abstained {total.rate('abstained'):.1%}"
+        f"abstained {total.rate('abstained'):.1%}; {total.model_calls} model calls, "
+        f"{total.total_tokens} tokens"
     )
     return total.accuracy
 
