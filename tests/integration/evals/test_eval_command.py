@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 
 from dataagent.cli import app
 from dataagent.config import Settings
-from dataagent.demo.setup import seed_demo
 
 # Questions over the demo with gold SQL in SQLite (the dev set's form); the scripted model
 # answers the first right, the second wrong, and does not query for the third.
@@ -59,19 +58,6 @@ def scripted_analyst(body: dict[str, Any]) -> Step:
     if sql is not None and not results:
         return Step(tool_calls=[tool("query_database", sql=sql)])
     return Step(text="Here is what I found." if sql else "The data holds no weather.")
-
-
-@pytest.fixture(scope="module")
-def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data directory seeded as `dataagent demo` seeds it (admin, demo ontology)."""
-    data = tmp_path_factory.mktemp("eval_home") / "data"
-    from dataagent.store.migrations import upgrade
-
-    settings = Settings(data_dir=data)
-    data.mkdir(parents=True)
-    upgrade(settings.resolved_database_url)
-    asyncio.run(seed_demo(settings, "a-long-demo-password"))
-    return data
 
 
 @pytest.fixture
