@@ -348,6 +348,21 @@ class OntologyMetric(Base):
     __table_args__ = (UniqueConstraint("ontology_id", "name"),)
 
 
+class OntologyValue(Base):
+    """A distinct value of a few-valued text field of an ontology: its value index, which
+    the offline planner reads to find the values a question names."""
+
+    __tablename__ = "ontology_values"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    dataset: Mapped[str] = mapped_column(String(255))
+    field: Mapped[str] = mapped_column(String(255))
+    value: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (Index(None, "ontology_id"),)
+
+
 class OntologyRelationship(Base):
     """A RELATES_TO edge between two datasets of an ontology."""
 
