@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import getpass
 import json
 import logging
@@ -252,7 +253,9 @@ def _print_models(settings: Settings) -> None:
     enabled = providers.enabled(settings)
     if not enabled:
         console.print(
-            f"[yellow]Questions cannot be answered yet.[/yellow] {providers.NOT_CONFIGURED}"
+            "[yellow]No chat model is configured:[/yellow] questions are answered by the "
+            "built-in offline planner, which answers those the semantic model makes "
+            f"unambiguous. {providers.NOT_CONFIGURED}"
         )
         return
     names = ", ".join(
@@ -268,8 +271,15 @@ def demo(
         bool, typer.Option("--serve/--no-serve", help="Start the server after seeding.")
     ] = True,
 ) -> None:
-    """Generate the demo retail database, create the admin user, and start the server."""
+    """Generate the demo retail database, create the admin user, and start the server.
+
+    Relative dates are read against the demo data's last day (`DATAAGENT_REFERENCE_DATE`,
+    unless it is set), so "last quarter" means the data's last quarter."""
+    from dataagent.demo.generator import LAST_DAY
+
     settings = _settings()
+    if settings.reference_date is None:
+        settings = settings.model_copy(update={"reference_date": LAST_DAY.astype(dt.date)})
     _configure_logging(settings)
     _migrate(settings)
     from dataagent.demo.setup import seed_demo

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -195,10 +196,20 @@ class Settings(BaseSettings):
 
     # --- the agent -------------------------------------------------------------------
     # `vocabulary.AgentMode`, spelled out: config and vocabulary are sibling rooms.
-    agent_default_mode: Literal["react", "pipeline"] = Field(
+    agent_default_mode: Literal["react", "pipeline", "offline"] = Field(
         "pipeline",
         description="How a new chat answers when its creator names no mode: `pipeline` (seed "
-        "001's six phases) or `react` (the tool loop).",
+        "001's six phases), `react` (the tool loop) or `offline` (no model).",
+    )
+    offline_fast_path: bool = Field(
+        True,
+        description="In pipeline mode, answer with the offline planner (no model call) when "
+        "its confidence is high; the model pipeline runs otherwise.",
+    )
+    reference_date: dt.date | None = Field(
+        None,
+        description="The date relative time windows are read against (`YYYY-MM-DD`); unset: "
+        "today's UTC date.",
     )
     agent_max_tool_rounds: int = Field(
         15,

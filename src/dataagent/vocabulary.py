@@ -28,8 +28,9 @@ MANAGED_CONNECTION_KINDS: Final[frozenset[ConnectionKind]] = frozenset({"files",
 LlmProvider = Literal["openai", "anthropic", "azure", "openai_compatible"]
 LLM_PROVIDERS: Final[tuple[LlmProvider, ...]] = get_args(LlmProvider)
 
-# How a chat answers: the ReAct agent of seed 000, or seed 001's six-phase pipeline.
-AgentMode = Literal["react", "pipeline"]
+# How a chat answers: the ReAct agent of seed 000, seed 001's six-phase pipeline, or the
+# pipeline with the offline planner and no model call at all.
+AgentMode = Literal["react", "pipeline", "offline"]
 AGENT_MODES: Final[tuple[AgentMode, ...]] = get_args(AgentMode)
 
 # A stored preference (seed 001): written by its user, or saved from a clarification's answer.

@@ -15,14 +15,8 @@ from dataagent.runs.chat import message_start
 from dataagent.runs.event_log import encode
 from dataagent.runs.system import RunSystem
 from dataagent.services import llm
-from dataagent.services.context import AppContext
 from dataagent.store import chats, runs
 from dataagent.store.models import AgentRun
-
-
-def require_model(app: AppContext) -> None:
-    """LLM_UNAVAILABLE (503) when no chat model is configured, before anything starts."""
-    llm.require_provider(app)
 
 
 async def start_answer(
@@ -43,7 +37,10 @@ async def start_answer(
         existing = await runs.run_of_message(session, message.id)
         if existing is not None:
             return existing.id, last_event_id
-    require_model(system.app)
+    # LLM_UNAVAILABLE (503) before anything starts when the chat's provider cannot answer
+    # (with none configured, or in an offline chat, the answer needs no model).
+    chat = await chats.get_chat(session, owner_id, chat_id)
+    await llm.answering_mode(system.app, session, owner_id, chat.llm_provider, chat.agent_mode)
     run = await runs.claim_message(session, owner_id, chat_id, message_id, system.lease_s)
     # The first event goes in with the claim: a client has it before a worker starts.
     runs.add_first_event(session, run.id, "message_start", encode(message_start(run)))

@@ -3,8 +3,10 @@
 
 The chat's answer mode picks the agent (`answerer_for`): the ReAct loop
 (`agent.react.answer_message`) or seed 001's pipeline (`agent.pipeline.answer`), both
-answering with the model client of the chat (`services.llm.chat_client`); the traces are
-kept whether it succeeds or fails.
+answering with the model client of the chat (`services.llm.chat_client`), or the pipeline
+with the offline planner and a client that makes no call (`answer_offline`), in an
+`offline` chat and in every chat when no provider is configured (`llm.answering_mode`).
+The traces are kept whether it succeeds or fails.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Answerer(Protocol):
 ANSWERERS: dict[AgentMode, Answerer] = {
     "react": react.answer_message,
     "pipeline": pipeline.answer_message,
+    "offline": pipeline.answer_offline,
 }
 
 
@@ -114,10 +117,16 @@ class ChatAnswers:
             conversation = await chat_services.load_conversation(
                 run.app, session, run.owner_id, run.chat_id, run.message_id
             )
-            client = await llm.chat_client(
-                run.app, session, run.owner_id, conversation.chat.llm_provider
+            chat = conversation.chat
+            mode = await llm.answering_mode(
+                run.app, session, run.owner_id, chat.llm_provider, chat.agent_mode
             )
-        answer = await self._answer(run, client, conversation)
+            client: ChatClient = (
+                llm.NoModelClient()
+                if mode == "offline"
+                else await llm.chat_client(run.app, session, run.owner_id, chat.llm_provider)
+            )
+        answer = await self._answer(run, client, conversation, mode)
         message_id = run.message_id
 
         async def store(session: AsyncSession) -> None:
@@ -137,9 +146,13 @@ class ChatAnswers:
         )
 
     async def _answer(
-        self, run: RunContext, client: ChatClient, conversation: chat_services.Conversation
+        self,
+        run: RunContext,
+        client: ChatClient,
+        conversation: chat_services.Conversation,
+        mode: AgentMode,
     ) -> react.Answer:
-        answer_message = answerer_for(conversation.chat.agent_mode)
+        answer_message = answerer_for(mode)
         try:
             request = react.AnswerRequest(run.owner_id, conversation, run.run_id)
             return await answer_message(run.app, request, run.emit, client)

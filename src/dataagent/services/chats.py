@@ -218,11 +218,12 @@ async def send_message(
 ) -> tuple[DataChatMessage, DataChatMessage]:
     """Store the user's message and the assistant's `generating` placeholder in one commit.
 
-    LLM_UNAVAILABLE (503), storing nothing, when no model can answer the chat: a placeholder
-    no run can ever claim would only wait to be failed.
+    LLM_UNAVAILABLE (503), storing nothing, when the chat names a provider that is not
+    enabled: a placeholder no run can ever claim would only wait to be failed. With no
+    provider at all, or in an `offline` chat, the answer comes from the offline planner.
     """
     chat = await chats.get_chat(session, owner_id, chat_id)
-    await llm.answering_provider(ctx, session, owner_id, chat.llm_provider)
+    await llm.answering_mode(ctx, session, owner_id, chat.llm_provider, chat.agent_mode)
     seq = await chats.next_seq(session, chat.id)
     now = utcnow()
     question = DataChatMessage(
@@ -259,7 +260,7 @@ async def regenerate_message(
     question = question_of(messages, answer)
     if question is None:
         raise DataAgentError(ErrorCode.CONFLICT, "The message answers no question.")
-    await llm.answering_provider(ctx, session, owner_id, chat.llm_provider)
+    await llm.answering_mode(ctx, session, owner_id, chat.llm_provider, chat.agent_mode)
     now = utcnow()
     metadata = {QUESTION_KEY: str(question.id), REGENERATED_FROM_KEY: str(answer.id)}
     reply = _placeholder(chat, await chats.next_seq(session, chat.id), now, metadata)

@@ -10,6 +10,9 @@ the environment's model.
 `AppContext.chat_model_factory`, when set, makes the model instead of the provider's
 integration (tests and benchmarks put a scripted model there); with it and no provider
 configured, `openai` stands in as the one enabled provider.
+
+With no provider at all, or in a chat whose mode is `offline`, an answer makes no model call
+(`answers_offline`): its client is a `NoModelClient`, whose every call fails loudly.
 """
 
 from __future__ import annotations
@@ -18,18 +21,24 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatResult
+from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.llm import providers
-from dataagent.llm.calls import CallObserver, ChatClient, LlmCall
+from dataagent.llm.calls import CallObserver, ChatClient, LlmCall, ModelInfo
 from dataagent.llm.providers import ModelOverride, ProviderId
 from dataagent.services.context import AppContext
 from dataagent.store import audit, llm_settings, llm_traces, users
 from dataagent.store.models import LlmSetting, LlmTrace, User
-from dataagent.vocabulary import LlmProvider
+from dataagent.vocabulary import AgentMode, LlmProvider
+
+T = TypeVar("T", bound=BaseModel)
 
 MAX_TEMPERATURE = 2.0
 MAX_MODEL_CHARS = 200
@@ -91,6 +100,28 @@ def require_provider(ctx: AppContext) -> None:
     """LLM_UNAVAILABLE (503) with how to configure one, when no provider is enabled."""
     if not available(ctx):
         raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, providers.NOT_CONFIGURED)
+
+
+def answers_offline(ctx: AppContext, mode: AgentMode) -> bool:
+    """Whether a chat in this mode answers with no model: it is `offline`, or no provider is
+    configured (then every chat does)."""
+    return mode == "offline" or not available(ctx)
+
+
+async def answering_mode(
+    ctx: AppContext,
+    session: AsyncSession,
+    owner_id: uuid.UUID,
+    chat_provider: LlmProvider | None,
+    mode: AgentMode,
+) -> AgentMode:
+    """The mode a chat's next answer runs in: `offline` (`answers_offline`), else its own
+    mode, once its provider is known to answer (LLM_UNAVAILABLE, 503, when the chat names
+    one that is not enabled)."""
+    if answers_offline(ctx, mode):
+        return "offline"
+    await answering_provider(ctx, session, owner_id, chat_provider)
+    return mode
 
 
 def require_enabled(ctx: AppContext, provider: LlmProvider) -> ProviderId:
@@ -202,6 +233,44 @@ async def chat_client(
         max_retries=ctx.settings.llm_max_retries,
         trace_chars=ctx.settings.llm_trace_chars,
     )
+
+
+OFFLINE_MODEL = ModelInfo(provider="none", model="offline planner")
+NO_MODEL_CALL = "An offline answer makes no model call; this step needs a model."
+
+
+class _NoModel(BaseChatModel):
+    """The model behind a `NoModelClient`: there is none."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "none"
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, NO_MODEL_CALL)
+
+
+class NoModelClient(ChatClient):
+    """The client of an offline answer: it holds no model, and every call raises
+    LLM_UNAVAILABLE at once (so a path that would call a model fails loudly, and no call is
+    recorded)."""
+
+    def __init__(self) -> None:
+        super().__init__(_NoModel(), OFFLINE_MODEL)
+
+    async def stream(self, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
+        """Refused: no model."""
+        raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, NO_MODEL_CALL)
+
+    async def structured(
+        self, messages: Sequence[BaseMessage], schema: type[T], **kwargs: Any
+    ) -> T:
+        """Refused: no model."""
+        raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, NO_MODEL_CALL)
+
+    async def invoke(self, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
+        """Refused: no model."""
+        raise DataAgentError(ErrorCode.LLM_UNAVAILABLE, NO_MODEL_CALL)
 
 
 def _shared_model(ctx: AppContext, provider: ProviderId, override: ModelOverride) -> BaseChatModel:

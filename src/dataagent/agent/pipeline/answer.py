@@ -9,7 +9,13 @@ the question grounded, the tool scope; the conversation's history), runs the com
 with the answer's `PipelineRun` in its config, and turns the final state into the message:
 the questions when the planner asks first (`clarification_requested`, status
 `clarification_needed`), else the explainer's narrative with the phases' artifacts in the
-metadata. The run that hosts it (part 1's runner) emits the message's start, completion or
+metadata.
+
+`answer_offline` (an `offline` chat, or no provider configured) and the fast path of
+`answer_message` (`DATAAGENT_OFFLINE_FAST_PATH`, when the offline planner is confident) run
+the same graph with the offline planner's plan and no model call (`PipelineRun.offline`);
+their metadata adds `offline` (confidence, what was understood and not, suggestions, notes,
+`fastPath`). The run that hosts it (part 1's runner) emits the message's start, completion or
 failure and stores it.
 """
 
@@ -28,10 +34,13 @@ from dataagent.agent.events import Emit
 from dataagent.agent.history import HistoryMessage
 from dataagent.agent.observer import EventObserver
 from dataagent.agent.pipeline.graph import pipeline_graph
+from dataagent.agent.pipeline.offline import plan_offline
+from dataagent.agent.pipeline.planner import today
 from dataagent.agent.pipeline.state import (
     MAX_REVISIONS,
     Ambiguity,
     ExplainerOutput,
+    OfflineAnswer,
     PipelineRun,
     PipelineState,
     PlanArtifact,
@@ -55,13 +64,49 @@ SaveCaptured = Callable[[list[tuple[str, str]]], Awaitable[list[tuple[str, str]]
 async def answer_message(
     ctx: AppContext, request: AnswerRequest, emit: Emit, client: ChatClient
 ) -> Answer:
-    """Answer the assistant message `request.message_id` with the pipeline."""
+    """Answer the assistant message `request.message_id` with the pipeline (the offline
+    planner's plan first, when `DATAAGENT_OFFLINE_FAST_PATH` is on and it is confident)."""
+    return await _answer(ctx, request, emit, client, offline_only=False)
+
+
+async def answer_offline(
+    ctx: AppContext, request: AnswerRequest, emit: Emit, client: ChatClient
+) -> Answer:
+    """Answer with the offline planner and no model call (an `offline` chat, or no provider
+    configured): the plan's answer, or what it understood when it abstains."""
+    return await _answer(ctx, request, emit, client, offline_only=True)
+
+
+async def _offline(
+    ctx: AppContext, prepared: PreparedAnswer, offline_only: bool, replying: bool
+) -> OfflineAnswer | None:
+    """The offline planner's plan when it answers this question: always in offline mode;
+    in pipeline mode on the fast path, when it is confident (and the question does not reply
+    to a clarification, which only the model reads)."""
+    if not offline_only and (not ctx.settings.offline_fast_path or replying):
+        return None
+    found = await plan_offline(ctx, prepared.scope, prepared.question, today(ctx.settings))
+    if offline_only:
+        return OfflineAnswer(found)
+    return OfflineAnswer(found, fast_path=True) if found.answered else None
+
+
+async def _answer(
+    ctx: AppContext, request: AnswerRequest, emit: Emit, client: ChatClient, *, offline_only: bool
+) -> Answer:
     started_at = datetime.now(UTC)
     started = time.perf_counter()
     client.observer = EventObserver(emit, client.observer)
     prepared = await prepare_answer(ctx, request, emit)
-    conversation = await history.conversation_context(
-        ctx, client, request.chat_id, prepared.saved, prepared.earlier
+    replied = answered_clarification(prepared.earlier)
+    offline = await _offline(ctx, prepared, offline_only, bool(replied))
+    # The conversation is the model's context (its summary may call it): none offline.
+    conversation = (
+        ""
+        if offline is not None
+        else await history.conversation_context(
+            ctx, client, request.chat_id, prepared.saved, prepared.earlier
+        )
     )
     preferred, capture_mode = await _preferences(ctx, request, prepared)
     run = PipelineRun(
@@ -71,12 +116,14 @@ async def answer_message(
         scope=prepared.scope,
         grounding=prepared.grounding,
         answer_id=request.message_id,
+        offline=offline,
     )
     state = PipelineState(
         question=prepared.question,
         conversation=conversation,
         preferences=preferred,
-        answered_clarification=answered_clarification(prepared.earlier),
+        answered_clarification=replied,
+        offline=offline is not None,
     )
     config: RunnableConfig = {
         "configurable": {"pipeline": run},
@@ -215,8 +262,11 @@ def clarification_text(questions: Sequence[Ambiguity]) -> str:
 
 def _base_metadata(run: PipelineRun) -> dict[str, Any]:
     scope = run.scope
+    offline = run.offline
+    extra = {"offline": offline.to_json()} if offline is not None else {}
     return {
-        "agentMode": "pipeline",
+        "agentMode": "offline" if offline is not None and not offline.fast_path else "pipeline",
+        **extra,
         "toolCalls": run.tool_calls,
         "tokensUsed": run.client.usage.to_json(),
         "tokensByPhase": {phase: usage.to_json() for phase, usage in _by_phase(run).items()},

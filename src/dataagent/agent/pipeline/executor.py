@@ -10,8 +10,9 @@ guard, the ontology's allow-list, a run record linked to the answer's run). A fa
 ONE model repair (the SQL, the error and the datasets' YAML), and the repaired SQL runs pilot
 then full again; a step that still fails keeps its error for the verifier and the explainer
 (nothing is raised), except a rate limit or a cancellation, which end the answer as they do
-in the agent loop. A Python step's code is written by the model (one call) and runs in the
-sandbox with each dependency's rows as `step_N_data` and, after its own SQL, `current_data`.
+in the agent loop; an offline answer (`run.offline`) is not repaired. A Python step's code
+is written by the model (one call) and runs in the sandbox with each dependency's rows as
+`step_N_data` and, after its own SQL, `current_data` (an offline answer has none).
 """
 
 from __future__ import annotations
@@ -175,13 +176,18 @@ class _Executor:
                 f"Step {step.id} has no SQL: the SQL builder wrote none for it.",
                 ErrorCode.VALIDATION_ERROR.value,
             )
+        if not spec.full_sql:
+            raise _StepFailed(
+                spec.notes or f"Step {step.id} has no SQL.", ErrorCode.VALIDATION_ERROR.value
+            )
         origin_plan = spec.origin == "plan" and step.query_plan is not None
         try:
             ran, sql = await self._pilot_then_full(step, spec.pilot_sql, spec.full_sql, origin_plan)
         except DataAgentError as first:
             if first.code in FATAL:
                 raise
-            if first.code in NOT_REPAIRABLE:
+            if first.code in NOT_REPAIRABLE or self.run.offline is not None:
+                # An offline answer has no model to repair with.
                 raise _StepFailed(first.message, first.code.value) from None
             repaired = await self._repair(step, spec.full_sql, first)
             if repaired is None:
@@ -269,6 +275,10 @@ class _Executor:
     # --- Python ------------------------------------------------------------------------------
 
     async def _python_step(self, step: PlanStep, result: StepResult) -> None:
+        if self.run.offline is not None:
+            raise _StepFailed(
+                "A Python step needs a model to write its code.", ErrorCode.LLM_UNAVAILABLE.value
+            )
         data = {f"step_{d}_data": self.frames[d] for d in step.depends_on if d in self.frames}
         if step.strategy == "sql_then_python" and step.id in self.frames:
             data["current_data"] = self.frames[step.id]

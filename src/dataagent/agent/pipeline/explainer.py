@@ -12,6 +12,10 @@ conversational questions and writes the helpful refusal when the navigator found
 - A conversational question: one streamed call over what the ontology holds and the
   conversation.
 - Nothing in the ontology fits (`cannot_answer`): a templated refusal, no model call.
+- An offline answer (`run.offline`): the narrative is templated from the main result
+  (`offline.narrative`), with the same numbers check, lineage, caveats, assumptions (the
+  planner's notes among them) and chart; an abstention is the planner's description of
+  what it understood and what not (`offline.abstention_text`). No model call.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from dataagent.agent.pipeline import offline
 from dataagent.agent.pipeline.lineage import lineage_of, merge_lineage
 from dataagent.agent.pipeline.numbers import known_values, ungrounded
 from dataagent.agent.pipeline.state import (
@@ -82,6 +87,8 @@ async def explain(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
     plan = state.get("plan")
     if refusal is not None:
         output = await _refuse(run, refusal)
+    elif run.offline is not None and plan is not None and not plan.steps:
+        output = await _abstain(run)
     elif plan is not None and plan.complexity == "conversational":
         output = await _converse(state, run)
     else:
@@ -135,6 +142,17 @@ def _listing(names: Sequence[str]) -> str:
     return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
+# --- the offline planner's abstention -----------------------------------------------------
+
+
+async def _abstain(run: PipelineRun) -> ExplainerOutput:
+    """What the offline planner understood and what not, and what to ask instead."""
+    assert run.offline is not None
+    text = offline.abstention_text(run.offline.plan)
+    await _emit_text(run, text)
+    return ExplainerOutput(narrative=text)
+
+
 # --- a conversational reply -------------------------------------------------------------------
 
 
@@ -166,9 +184,14 @@ async def _narrate(state: PipelineState, run: PipelineRun) -> ExplainerOutput:
     results = state.get("step_results", [])
     caveats = _caveats(state, results)
     assumptions = _assumptions(plan)
-    material = render_results(state["question"], plan, results, caveats, assumptions)
-    prompt = NARRATIVE_PROMPT + preferences_section(state.get("preferences", {}))
-    narrative = await _stream(run, prompt, material, "narrative")
+    if run.offline is not None:
+        assumptions = list(dict.fromkeys([*assumptions, *run.offline.plan.notes]))
+        narrative = offline.narrative(run.offline.plan, results)
+        await _emit_text(run, narrative)
+    else:
+        material = render_results(state["question"], plan, results, caveats, assumptions)
+        prompt = NARRATIVE_PROMPT + preferences_section(state.get("preferences", {}))
+        narrative = await _stream(run, prompt, material, "narrative")
 
     step_lineage = lineage_for(results, run.model)
     backing = [

@@ -8,6 +8,10 @@
     sql_builder ─▶ executor ─▶ verifier ──pass, or 3 revisions used──▶ explainer ─▶ END
                                    └──fail──▶ navigator | sql_builder (its recommendedTarget)
 
+An answer the offline planner planned (`PipelineRun.offline`, the state's `offline`) takes
+the same phases with no model call, and is never revised (the verifier's failures become
+caveats).
+
 Each node is a phase function of the state (`async (state, run) -> updates`), wrapped so
 that it emits `phase_start`, its `phase_artifact` and `phase_end` and keeps the phase's time
 and tokens. What belongs to one answer travels in the config as a `PipelineRun`.
@@ -121,7 +125,8 @@ def after_navigator(state: PipelineState) -> str:
 def after_verifier(state: PipelineState) -> str:
     """Pass (or the revisions are used up) → explainer; else the recommended phase."""
     report = state.get("verification")
-    if report is None or report.passed:
+    if report is None or report.passed or state.get("offline"):
+        # An offline answer is not revised (its revisions would need the model).
         return "explainer"
     if state.get("revision_count", 0) > MAX_REVISIONS or report.recommended_target is None:
         return "explainer"

@@ -3,7 +3,7 @@
 Contract: `navigate(state, run)` returns `{"join_plan": JoinPlanArtifact}` or
 `{"cannot_answer": CannotAnswer}`. Join paths come from `semantic.joins.join_paths` with no
 model call; the model's mini-ReAct runs only when the plan names no dataset, or names ones
-the ontology lacks.
+the ontology lacks (an offline answer then cannot be answered: it has no model).
 
 The plan's datasets are those its database steps name and those their QueryPlans reference
 (fields, metrics, windows), matched to the model case-insensitively (by name, or by source
@@ -384,6 +384,10 @@ async def navigate(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
     if revising and earlier is not None and earlier.searched:
         # What the search chose stands: a revision changes the joins, not the datasets.
         step_datasets, searched = dict(earlier.step_datasets), True
+    elif run.offline is not None and (missing or not any(step_datasets.values())):
+        # No model to search with: the offline plan names datasets the model lacks.
+        why = "The offline plan names no dataset of the semantic model."
+        return {"cannot_answer": _cannot_answer(model, why, missing)}
     elif missing or not any(step_datasets.values()):
         searched = True
         chosen, reason = await search(state, run, plan, missing)

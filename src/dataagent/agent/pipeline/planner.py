@@ -9,6 +9,9 @@ the preferences, the conversation and an answered clarification; the plan's inva
 the artifact's validators, so a plan that breaks one is asked for again with the error
 (`ChatClient.structured`). A question that answers a clarification is not asked again: a
 plan that still asks is sent back once with that rule, the only other call this phase makes.
+
+An answer the offline planner planned (`run.offline`) makes no call: its plan is the
+artifact (`offline.plan_artifact`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from dataagent.agent.pipeline.offline import plan_artifact
 from dataagent.agent.pipeline.prompts import planner_prompt
 from dataagent.agent.pipeline.state import PipelineRun, PipelineState, PlanArtifact
+from dataagent.config import Settings
 
 PURPOSE = "plan"
 ASKED_AGAIN = (
@@ -29,9 +34,10 @@ ASKED_AGAIN = (
 )
 
 
-def today() -> dt.date:
-    """The date the plan's relative time windows are read against (UTC)."""
-    return dt.datetime.now(dt.UTC).date()
+def today(settings: Settings) -> dt.date:
+    """The date the plan's relative time windows are read against: the setting
+    `DATAAGENT_REFERENCE_DATE`, else today's UTC date."""
+    return settings.reference_date or dt.datetime.now(dt.UTC).date()
 
 
 def planner_messages(state: PipelineState, run: PipelineRun) -> list[BaseMessage]:
@@ -42,7 +48,7 @@ def planner_messages(state: PipelineState, run: PipelineRun) -> list[BaseMessage
         grounding.joins,
         grounding.metrics,
         run.model.dialect,
-        today(),
+        today(run.ctx.settings),
         conversation=state.get("conversation", ""),
         preferences=state.get("preferences") or {},
         answered_clarification=state.get("answered_clarification") or [],
@@ -51,7 +57,9 @@ def planner_messages(state: PipelineState, run: PipelineRun) -> list[BaseMessage
 
 
 async def plan(state: PipelineState, run: PipelineRun) -> dict[str, Any]:
-    """The plan of the question."""
+    """The plan of the question (the offline planner's, with no call, when it planned it)."""
+    if run.offline is not None:
+        return {"plan": plan_artifact(state["question"], run.offline.plan)}
     messages = planner_messages(state, run)
     artifact = await run.client.structured(messages, PlanArtifact, phase="planner", purpose=PURPOSE)
     if artifact.should_clarify and state.get("answered_clarification"):

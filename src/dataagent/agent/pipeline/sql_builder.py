@@ -11,6 +11,8 @@ once more with the problem; still failing, the spec keeps the problem in its `no
 executor then fails the step and repairs it once). A QueryPlan that does not compile falls
 back to the model with the compiler's error. On a revision, only the steps the verifier
 failed are written again, by the model, with its diagnosis; the others keep their SQL.
+An offline answer has no model to write with: a step whose QueryPlan does not compile gets
+a spec with no SQL and the reason (`unwritten`), which the executor fails the step with.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
 from dataagent.agent.pipeline.navigator import SQL_STRATEGIES, Resolver
+from dataagent.agent.pipeline.planner import today
 from dataagent.agent.pipeline.prompts import sql_prompt
 from dataagent.agent.pipeline.state import (
     Artifact,
@@ -224,7 +227,12 @@ def compiled(step: PlanStep, run: PipelineRun) -> QuerySpec | str:
     assert step.query_plan is not None
     model = run.model
     try:
-        query = compile_plan(canonical_plan(step.query_plan, model), model, model.dialect)
+        query = compile_plan(
+            canonical_plan(step.query_plan, model),
+            model,
+            model.dialect,
+            today=today(run.ctx.settings),
+        )
     except DataAgentError as exc:
         return f"its QueryPlan did not compile: {exc.message}"
     problem, pilot = check(query.sql, run)
@@ -327,8 +335,25 @@ async def _spec(
         spec = compiled(step, run)
         if isinstance(spec, QuerySpec):
             return spec
+        if run.offline is not None:
+            return unwritten(step, f"Step {step.id} has no SQL: {spec}.")
         return await written(state, run, step, problem=spec)
+    if run.offline is not None:
+        return unwritten(step, f"Step {step.id} has no QueryPlan, and no model writes SQL.")
     return await written(state, run, step)
+
+
+def unwritten(step: PlanStep, problem: str) -> QuerySpec:
+    """The spec of a step an offline answer cannot write SQL for: no SQL, and why (the
+    executor fails the step with it)."""
+    return QuerySpec(
+        step_id=step.id,
+        description=step.description,
+        pilot_sql="",
+        full_sql="",
+        notes=problem,
+        origin="plan",
+    )
 
 
 async def build_sql(state: PipelineState, run: PipelineRun) -> dict[str, Any]:

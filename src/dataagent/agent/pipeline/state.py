@@ -19,6 +19,7 @@ from pydantic.alias_generators import to_camel
 
 from dataagent.agent.events import Emit
 from dataagent.agent.grounding import Grounding
+from dataagent.agent.offline.planner import OfflinePlan
 from dataagent.agent.tools import ToolScope
 from dataagent.llm.calls import ChatClient
 from dataagent.llm.usage import TokenUsage
@@ -362,6 +363,8 @@ class PipelineWorking(TypedDict, total=False):
     revision_count: int
     revision_diagnosis: str
     revision_target: RevisionTarget
+    # True when the answer makes no model call (the offline planner's plan): no revision.
+    offline: bool
 
 
 class PipelineOutput(TypedDict, total=False):
@@ -377,13 +380,33 @@ class PipelineState(PipelineInput, PipelineWorking, PipelineOutput):
     it sets)."""
 
 
+@dataclass(frozen=True)
+class OfflineAnswer:
+    """An answer planned by the offline planner: its plan, and whether it was the fast path
+    of a pipeline chat (else the chat is offline, or no model is configured)."""
+
+    plan: OfflinePlan
+    fast_path: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The message metadata's `offline` object."""
+        return {
+            "confidence": round(self.plan.confidence, 3),
+            "understood": list(self.plan.understood),
+            "notUnderstood": list(self.plan.not_understood),
+            "suggestions": list(self.plan.suggestions),
+            "notes": list(self.plan.notes),
+            "fastPath": self.fast_path,
+        }
+
+
 @dataclass
 class PipelineRun:
     """One answer's run of the pipeline: what the compiled graph works with beside its state.
 
     `scope` is the answer's tool scope (owner, ontology, semantic model, query target, run
     and message, budget, charts); `tool_calls` and `phase_usage` collect what the metadata
-    keeps."""
+    keeps; `offline`, when set, means the answer makes no model call."""
 
     ctx: AppContext
     client: ChatClient
@@ -394,6 +417,8 @@ class PipelineRun:
     phase_usage: dict[str, TokenUsage] = field(default_factory=dict)
     phase_ms: dict[str, int] = field(default_factory=dict)
     answer_id: uuid.UUID | None = None
+    # Set when the offline planner planned the answer: no phase may call the model.
+    offline: OfflineAnswer | None = None
 
     @property
     def model(self) -> SemanticModel:
