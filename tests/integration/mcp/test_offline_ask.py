@@ -22,11 +22,17 @@ async def test_ask_answers_offline_with_no_provider(
     context = world.context
     context.settings = context.settings.model_copy(update={"openai_api_key": None})
     context.chat_model_factory = None
+    phases: list[tuple[float, str | None]] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        phases.append((done, message))
+
     async with http_client(mcp_url, token_of(world.contributor)) as client:
         answer = data_of(
             await client.call_tool(
                 "ask",
                 {"ontology_id": ontology_id, "question": "What was revenue by region in 2025?"},
+                progress_callback=progress,
             )
         )
         unsure = await client.call_tool(
@@ -34,6 +40,8 @@ async def test_ask_answers_offline_with_no_provider(
             {"ontology_id": ontology_id, "question": "Write me a poem about the weather on Mars"},
         )
     assert answer["status"] == "complete"
+    # A progress notification as each phase started.
+    assert phases[0] == (1, "planner") and phases[-1] == (len(phases), "explainer")
     [sql] = answer["sql"]
     assert "revenue" in sql.lower() or "sum" in sql.lower()
     result = answer["result"]
