@@ -1,5 +1,5 @@
-"""The command line: `dataagent serve | demo | ask | openapi | db | users | ontology | sandbox |
-eval | version`."""
+"""The command line: `dataagent serve | demo | ask | mcp | openapi | db | users | ontology |
+sandbox | eval | version`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import datetime as dt
 import getpass
 import json
 import logging
+import os
 import secrets
 import signal
 import sys
@@ -144,6 +145,56 @@ def _run_server(settings: Settings, host: str, port: int) -> None:
     )
     Server(config).run()
     log.info("Data Agent stopped")
+
+
+@app.command()
+def mcp(
+    token_file: Annotated[
+        Path | None,
+        typer.Option(help="Read the API token from this file instead of DATAAGENT_TOKEN."),
+    ] = None,
+) -> None:
+    """Serve the MCP tools over stdio, as the user whose API token is in DATAAGENT_TOKEN."""
+    settings = _settings()
+    # Standard output carries the protocol: everything else (logs included) goes to stderr.
+    _configure_logging(settings)
+    token = _mcp_token(token_file)
+    _migrate(settings)
+    try:
+        asyncio.run(_serve_mcp(settings, token))
+    except DataAgentError as exc:
+        raise _fail(exc.message) from None
+
+
+def _mcp_token(token_file: Path | None) -> str:
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise _fail(f"cannot read the token file {token_file}: {exc.strerror}", 2) from None
+    else:
+        token = os.environ.get("DATAAGENT_TOKEN", "").strip()
+    if not token:
+        raise _fail(
+            "no API token: set DATAAGENT_TOKEN or give --token-file "
+            "(POST /api/auth/login returns one; docs/mcp.md)",
+            2,
+        )
+    return token
+
+
+async def _serve_mcp(settings: Settings, token: str) -> None:
+    from dataagent.api.mcp_server import SIGN_IN, serve_stdio
+    from dataagent.runs.system import RunSystem
+    from dataagent.services.users import user_for_token
+
+    async with RunSystem.in_process(settings) as system:
+        async with system.app.database.session() as session:
+            user = await user_for_token(system.app, session, token)
+        if user is None:
+            raise DataAgentError(ErrorCode.UNAUTHORIZED, SIGN_IN)
+        logging.getLogger("dataagent").info("MCP server on stdio, as %s", user.email)
+        await serve_stdio(system, token)
 
 
 @db_app.command("upgrade")

@@ -13,6 +13,7 @@ from starlette.types import ASGIApp, Lifespan
 
 from dataagent import __version__
 from dataagent.api.errors import BodyLimitMiddleware, install_error_handlers
+from dataagent.api.mcp_server import McpEndpoint
 from dataagent.api.routes import (
     admin,
     agent,
@@ -79,6 +80,8 @@ def create_app(settings: Settings) -> FastAPI:
     context = AppContext.from_settings(settings)
     # Answers and ontology builds run as durable runs (the context's builds go on them).
     run_system = RunSystem.install(context)
+    # The MCP server's streamable HTTP transport, at /mcp (docs/mcp.md).
+    mcp = McpEndpoint(run_system)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -89,7 +92,8 @@ def create_app(settings: Settings) -> FastAPI:
         await context.query_pool.run(None, isolation.warm_up)
         # The sandbox's zygotes start in the background: seconds each, not worth waiting for.
         context.sandbox.warm_up()
-        yield
+        async with mcp.running():
+            yield
         await run_system.stop()
         await context.aclose()
 
@@ -111,6 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
         max_json_bytes=settings.max_body_bytes,
         max_upload_bytes=settings.upload_max_bytes,
     )
+    app.router.routes.append(mcp.route())
     # Last: every other GET is a page path (client-side routes get the page's index.html).
     app.router.routes.append(WebPageRoute(settings.web_dir))
     return app

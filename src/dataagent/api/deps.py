@@ -17,10 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.auth.login_limits import client_address
 from dataagent.auth.permissions import Permission, has_permission
-from dataagent.auth.tokens import COOKIE_NAME, read_token
+from dataagent.auth.tokens import COOKIE_NAME
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.system import RunSystem
 from dataagent.services.context import AppContext
+from dataagent.services.users import user_for_token
 from dataagent.store.models import User
 
 
@@ -73,19 +74,9 @@ def _bearer_token(request: Request) -> str | None:
 async def get_signed_in_user(
     request: Request, context: ContextDep, session: SessionDep
 ) -> User | None:
-    """The active user behind the bearer token or session cookie, or None.
-
-    A token counts only while its version is the user's current token version: logout,
-    a password change, deactivation and an admin's sign-out bump it.
-    """
-    token = _bearer_token(request)
-    claims = read_token(token, context.secret_key) if token else None
-    if claims is None:
-        return None
-    user = await session.get(User, claims.user_id)
-    if user is None or not user.is_active or user.token_version != claims.version:
-        return None
-    return user
+    """The active user behind the bearer token or session cookie, or None
+    (`services.users.user_for_token`: the MCP server checks its tokens the same way)."""
+    return await user_for_token(context, session, _bearer_token(request))
 
 
 SignedInUser = Annotated[User | None, Depends(get_signed_in_user)]

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
-from dataagent.auth.tokens import issue_token
+from dataagent.auth.tokens import issue_token, read_token
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.services.context import AppContext
 from dataagent.store import audit, runs, users
@@ -66,6 +66,21 @@ def check_role(role: str) -> Role:
     raise DataAgentError(
         ErrorCode.VALIDATION_ERROR, f"Unknown role {role!r}; use one of: {', '.join(ROLES)}."
     )
+
+
+async def user_for_token(ctx: AppContext, session: AsyncSession, token: str | None) -> User | None:
+    """The active user behind a login token, or None (no token, a bad or expired one).
+
+    A token counts only while its version is the user's current token version: logout,
+    a password change, deactivation and an admin's sign-out bump it.
+    """
+    claims = read_token(token, ctx.secret_key) if token else None
+    if claims is None:
+        return None
+    user = await session.get(User, claims.user_id)
+    if user is None or not user.is_active or user.token_version != claims.version:
+        return None
+    return user
 
 
 async def sign_in(
