@@ -173,6 +173,9 @@ def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
+    foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    for r in model.relationships:
+        foreign[r.from_dataset].update(r.from_columns)
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
@@ -197,7 +200,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                 _add_flag(lexicon, d, f)
             if f.data_type in TEMPORAL:
                 _add_event(lexicon, d, f)
-        key = next((f for f in d.fields if f.is_primary_key and f.label), None)
+        keys = [f for f in d.fields if f.is_primary_key]
+        key = keys[0] if len(keys) == 1 and keys[0].name not in foreign[d.name] else None
         if key is not None and key.label is not None:
             # "Order Line ID" names the rows of order_items: "order lines".
             said = words(key.label)
