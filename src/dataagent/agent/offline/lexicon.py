@@ -9,6 +9,8 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
@@ -168,6 +170,24 @@ def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
             forms |= {(stem, particle), (stem + "ed", particle), (stem + "s", particle)}
     for form in forms:
         lexicon.add(form, sense)
+
+
+_CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def lexicon_of(model: SemanticModel) -> Lexicon:
+    """The model's lexicon, built once per model object while it lives (a model is not
+    changed in place once loaded)."""
+    key = id(model)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0]() is model:
+            return cached[1]
+    lexicon = build_lexicon(model)
+    with _CACHE_LOCK:
+        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+    return lexicon
 
 
 def build_lexicon(model: SemanticModel) -> Lexicon:

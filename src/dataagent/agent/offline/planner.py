@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from dataagent.agent.offline.dates import DatePhrase
-from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, build_lexicon
+from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, lexicon_of
 from dataagent.agent.offline.scan import Item, Scan, scan
 from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
 from dataagent.errors import DataAgentError
@@ -1133,7 +1133,7 @@ def _build(draft: _Draft, today: dt.date) -> QueryPlan:
 def _plan(
     question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
 ) -> OfflinePlan:
-    lexicon = build_lexicon(model)
+    lexicon = lexicon_of(model)
     index = values if values is not None else ValueIndex.from_model(model)
     s = scan(question, lexicon, index, today)
     draft = _Draft(lexicon, set(s.tokens), index=index)
