@@ -212,7 +212,8 @@ async def test_a_value_the_question_names_is_a_filter(
 ) -> None:
     houston = next(store for store in demo_facts.stores if store.city == "Houston")
     response = await world.contributor.client.post(
-        "/api/chat", json={"ontologyId": demo_id, "message": "What is the net revenue of the Houston store?"}
+        "/api/chat",
+        json={"ontologyId": demo_id, "message": "What is the net revenue of the Houston store?"},
     )
     assert response.status_code == 200, response.text
     answer = response.json()["data"]
