@@ -180,6 +180,13 @@ async def test_another_users_ontology_dataset_and_thread_are_not_found(
             json={"ontologyId": other_ontology, "threadId": thread, "message": "customers"},
         )
         assert response.status_code == 404, response.text
+    # A thread is about one source.
+    elsewhere = await mine.post(
+        "/api/chat",
+        json={"datasetId": dataset_id, "threadId": thread_id, "message": "total amount"},
+    )
+    assert elsewhere.status_code == 400, elsewhere.text
+    assert "another ontology" in elsewhere.json()["error"]["message"]
     # The owner continues the thread.
     again = await mine.post(
         "/api/chat",
