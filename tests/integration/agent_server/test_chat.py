@@ -180,6 +180,13 @@ async def test_another_users_ontology_dataset_and_thread_are_not_found(
             json={"ontologyId": other_ontology, "threadId": thread, "message": "customers"},
         )
         assert response.status_code == 404, response.text
+    # A thread is about one source.
+    elsewhere = await mine.post(
+        "/api/chat",
+        json={"datasetId": dataset_id, "threadId": thread_id, "message": "total amount"},
+    )
+    assert elsewhere.status_code == 400, elsewhere.text
+    assert "another ontology" in elsewhere.json()["error"]["message"]
     # The owner continues the thread.
     again = await mine.post(
         "/api/chat",
@@ -212,7 +219,8 @@ async def test_a_value_the_question_names_is_a_filter(
 ) -> None:
     houston = next(store for store in demo_facts.stores if store.city == "Houston")
     response = await world.contributor.client.post(
-        "/api/chat", json={"ontologyId": demo_id, "message": "What is the net revenue of the Houston store?"}
+        "/api/chat",
+        json={"ontologyId": demo_id, "message": "What is the net revenue of the Houston store?"},
     )
     assert response.status_code == 200, response.text
     answer = response.json()["data"]

@@ -3,8 +3,10 @@ five tools over a real socket, and the thread's earlier turns reach it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import threading
 from typing import Any
 
 import pytest
@@ -159,3 +161,31 @@ async def test_a_question_the_planner_is_sure_of_costs_no_model_call(
     assert data["status"] == "succeeded" and data["details"]["queryMode"] == "plan"
     assert data["result"]["rowCount"] > 1
     assert openai_server.requests == []
+
+
+async def test_one_request_at_a_time_per_person(
+    world: World, demo_id: str, openai_server: FakeOpenAIServer
+) -> None:
+    asked, gate = threading.Event(), threading.Event()
+
+    def held(body: dict[str, Any]) -> Step:
+        asked.set()
+        gate.wait(60)
+        return Step(text="Nothing new.")
+
+    openai_server.push(held)
+    client = world.contributor.client
+    body = {"ontologyId": demo_id, "message": "Anything new?"}
+    first = asyncio.create_task(client.post("/api/chat", json=body))
+    try:
+        assert await asyncio.to_thread(asked.wait, 60)
+        second = await client.post("/api/chat/stream", json=body)
+        assert second.status_code == 429, second.text
+        assert second.json()["error"]["code"] == "RATE_LIMITED"
+    finally:
+        gate.set()
+    assert (await first).status_code == 200
+    # Its share is free again once it has answered.
+    openai_server.push(Step(text="Still nothing."))
+    again = await client.post("/api/chat", json=body)
+    assert again.status_code == 200 and again.json()["data"]["message"] == "Still nothing."

@@ -9,6 +9,8 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
@@ -170,9 +172,30 @@ def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
         lexicon.add(form, sense)
 
 
+_CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def lexicon_of(model: SemanticModel) -> Lexicon:
+    """The model's lexicon, built once per model object while it lives (a model is not
+    changed in place once loaded)."""
+    key = id(model)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0]() is model:
+            return cached[1]
+    lexicon = build_lexicon(model)
+    with _CACHE_LOCK:
+        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+    return lexicon
+
+
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
+    foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    for r in model.relationships:
+        foreign[r.from_dataset].update(r.from_columns)
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
@@ -197,7 +220,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                 _add_flag(lexicon, d, f)
             if f.data_type in TEMPORAL:
                 _add_event(lexicon, d, f)
-        key = next((f for f in d.fields if f.is_primary_key and f.label), None)
+        keys = [f for f in d.fields if f.is_primary_key]
+        key = keys[0] if len(keys) == 1 and keys[0].name not in foreign[d.name] else None
         if key is not None and key.label is not None:
             # "Order Line ID" names the rows of order_items: "order lines".
             said = words(key.label)

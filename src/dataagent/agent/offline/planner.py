@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from dataagent.agent.offline.dates import DatePhrase
-from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, build_lexicon
+from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, lexicon_of
 from dataagent.agent.offline.scan import Item, Scan, scan
-from dataagent.agent.offline.words import SUPERLATIVE_AGGREGATE
+from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
 from dataagent.errors import DataAgentError
 from dataagent.ontology.values import IndexedValue, ValueIndex, words
 from dataagent.semantic.compiler import compile_plan
@@ -38,7 +38,7 @@ from dataagent.semantic.plan import (
     TimeWindow,
     TopN,
 )
-from dataagent.semantic.suggestions import suggest_questions
+from dataagent.semantic.suggestions import ADDITIVE, AVERAGED, suggest_questions
 from dataagent.semantic.windows import add_months, resolve_window
 
 CONFIDENCE_THRESHOLD = 0.7
@@ -49,6 +49,7 @@ GUESS = 0.9
 DEFAULT_TOP = 10
 MAX_SUGGESTIONS = 3
 SUGGESTION_POOL = 12
+MAX_SAMPLE_COLUMNS = 12
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ class _Draft:
     subject_words: str = ""
     compare_grain: str | None = None
     index: ValueIndex | None = None
+    limit: int | None = None
+    sample: bool = False  # some rows of a dataset, in no particular order
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
     @property
@@ -317,6 +320,7 @@ def _measure_of(
     agg: Aggregation | None,
     named: set[str],
     s: Scan | None = None,
+    after: Item | None = None,
 ) -> _Value | None:
     """A term read as a value to compute, with an aggregation word before it or not."""
     metrics = [s for s in item.senses if s.kind == "metric"]
@@ -336,6 +340,9 @@ def _measure_of(
             return draft.add_measure(sense.name, "count_distinct", f"distinct {item.text.lower()}")
         return None
     if agg is not None and numeric:
+        # "the average population of cities": the dataset said next decides.
+        owners = {x.name for x in (after.senses if after else []) if x.kind == "dataset"}
+        numeric = [x for x in numeric if x.dataset in owners] or numeric
         sense = _pick(draft, numeric, named, item.text)
         return draft.add_measure(sense.name, agg, f"{_ALIAS_WORDS[agg]} {item.text.lower()}")
     if metrics:
@@ -347,7 +354,8 @@ def _measure_of(
     if numeric:
         sense = _pick(draft, numeric, named, item.text)
         _, f = draft.lexicon.field_of(sense.name)
-        additive = f.data_type is DataType.INTEGER or "quantity" in words(f.name)
+        said = set(words(f.name))
+        additive = f.data_type is DataType.INTEGER or bool(said & ADDITIVE and not said & AVERAGED)
         draft.doubt(GUESS, f"'{item.text}' read as its total")
         if not additive:
             draft.doubt(AMBIGUOUS)
@@ -412,13 +420,15 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     attribute = False
     number: Item | None = None
     changes: list[Item] = []
+    sample = False
+    agg_item: Item | None = None
 
     for k, item in enumerate(items):
         kind = item.kind
         if kind == "conj":
             continue
         if kind != "term":
-            grouping = grouping and kind == "grain"
+            grouping = grouping and kind in ("grain", "agg")
             attribute = False
         if kind == "list":
             continue
@@ -432,13 +442,16 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "change":
             changes.append(item)
             continue
+        if kind == "sample":
+            sample = True
+            continue
         if kind == "number":
             if number is not None:
                 draft.unknown(number.text)
             number = item
             continue
         if kind == "agg":
-            agg = item.agg
+            agg, agg_item = item.agg, item
             continue
         if kind == "share":
             share = True
@@ -511,13 +524,21 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue  # "average quantity per order line": the lines are what is averaged
         if grouping:
             metrics = [sense for sense in item.senses if sense.kind == "metric"]
+            numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
             grouping_sense = (
                 _as_grouping(draft, item, named)
                 if not (metrics and len(metrics) == len(item.senses))
                 else None
             )
-            if grouping_sense is None or (metrics and top is not None and ranking is None):
-                value = _measure_of(draft, item, agg, named)
+            wanted = top is not None and ranking is None
+            if wanted and numeric and not metrics and agg is None:
+                # "the top 10 museums by total spent": ranked by a number field.
+                ranking = _ranking_measure(draft, numeric[0], item, top_subject)
+                continue
+            if grouping_sense is None or agg is not None or (metrics and wanted):
+                value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
+                if value is None and agg is not None and agg_item is not None:
+                    value = _named_by_aggregate(draft, item, agg_item)
                 agg = None
                 if value is not None:
                     ranking = ranking or (value if top is not None else None)
@@ -529,7 +550,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                 draft.within.append(alias)
             continue
         if agg is not None:
-            value = _measure_of(draft, item, agg, named, s)
+            value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
+            if value is None and agg_item is not None:
+                value = _named_by_aggregate(draft, item, agg_item)
             agg = None
             if value is None:
                 draft.unknown(item.text)
@@ -557,6 +580,13 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                     top = None
                     continue
                 ranking = _ranking_measure(draft, sense, item, top_subject)
+                continue
+            datasets = [sense for sense in item.senses if sense.kind == "dataset"]
+            if datasets and not any(sense.kind == "metric" for sense in item.senses):
+                # "the artists with the most albums": ranked by how many.
+                sense = _pick(draft, datasets, named, item.text)
+                said = f"number of {item.text.lower()}"
+                ranking = draft.add_measure(f"{sense.name}.*", "count", said)
                 continue
             value = _measure_of(draft, item, None, named)
             if value is not None:
@@ -607,12 +637,20 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         assert item.grain is not None
         date_field = _date_field(draft, s)
         if date_field is None:
-            draft.unknown(item.text)
+            named_field = _field_named(draft, item.grain)
+            if named_field is None:
+                draft.unknown(item.text)
+            else:
+                alias = draft.add_dimension(named_field)  # "per year" on a Year column
+                if within:
+                    draft.within.append(alias)
             continue
         alias = draft.add_dimension(date_field, item.grain)
         if within:
             draft.within.append(alias)
 
+    if sample:
+        _sample(draft, subjects, named)
     _apply_values(draft, values, subjects, others)
     _apply_comparisons(draft, items, comparisons, named)
     _apply_subjects(draft, subjects, named, listing or top is not None)
@@ -643,6 +681,41 @@ def _flag(draft: _Draft, item: Item) -> tuple[Sense, bool] | None:
     return flags[0], not flags[0].negated
 
 
+def _field_named(draft: _Draft, grain: str) -> str | None:
+    """A field of the outputs' datasets named as a grain (a `Year` column), if just one."""
+    homes = draft.homes()
+    reach: set[str] = set()
+    for home in homes:
+        reach |= set(draft.lexicon.distances(home))
+    found = [
+        f"{d.name}.{f.name}"
+        for d in draft.model.datasets
+        if d.name in reach
+        for f in d.fields
+        if words(f.name) == [grain]
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _named_by_aggregate(draft: _Draft, item: Item, agg: Item) -> _Value | None:
+    """'The total of invoices' where invoices have a number field named Total."""
+    said = words(agg.text)
+    for sense in item.senses:
+        dataset = draft.model.dataset(sense.dataset) if sense.kind == "dataset" else None
+        for f in dataset.fields if dataset is not None else []:
+            if words(f.name) == said and f.data_type in NUMERIC:
+                return draft.add_measure(f"{dataset.name}.{f.name}", "sum", agg.text.lower())  # type: ignore[union-attr]
+    return None
+
+
+def _next_term(items: list[Item], k: int) -> Item | None:
+    """The term right after item `k` (a filler word between them allowed)."""
+    nxt = items[k + 1] if k + 1 < len(items) else None
+    if nxt is not None and nxt.kind == "term" and nxt.start - items[k].end <= 1:
+        return nxt
+    return None
+
+
 def _ranking_measure(draft: _Draft, sense: Sense, item: Item, subject: str | None) -> _Value:
     """A number field to rank by: itself when it belongs to what is ranked (a product's list
     price), else its total (the units of a product's order lines)."""
@@ -669,6 +742,23 @@ def _counted_in(draft: _Draft, item: Item) -> bool:
         if metric.dataset in datasets and metric.name not in _keys(item):
             return True
     return False
+
+
+def _sample(draft: _Draft, subjects: list[Item], named: set[str]) -> None:
+    """'Show a few orders': the first rows of one dataset, with its columns."""
+    datasets = [x for item in subjects for x in item.senses if x.kind == "dataset"]
+    if draft.values or len({x.name for x in datasets}) != 1:
+        draft.unknown("a few")
+        return
+    dataset = draft.model.dataset(datasets[0].name)
+    assert dataset is not None
+    subjects[:] = [item for item in subjects if datasets[0] not in item.senses]
+    shown = [f for f in dataset.fields if f.data_type not in (DataType.JSON, DataType.BINARY)]
+    for f in shown[:MAX_SAMPLE_COLUMNS]:
+        draft.add_dimension(f"{dataset.name}.{f.name}")
+    draft.understood[-len(shown[:MAX_SAMPLE_COLUMNS]) :] = [f"a few {dataset.name}"]
+    draft.limit = SAMPLE_ROWS
+    draft.sample = True
 
 
 def _others(draft: _Draft) -> None:
@@ -757,11 +847,11 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
         if sense is None:
             draft.unknown(item.text)
             continue
+        if draft.values and sense.kind == "dataset" and sense.name in homes:
+            continue  # "revenue of order lines": where the value comes from
         if listing or not draft.values:
             draft.add_dimension(_dimension_of(draft, sense))
             continue
-        if sense.kind == "dataset" and sense.name in homes:
-            continue  # "revenue of order lines": where the value comes from
         reach = draft.lexicon.distances
         if draft.having and any(
             sense.dataset in reach(h) or h in reach(sense.dataset) for h in homes
@@ -1035,14 +1125,15 @@ def _build(draft: _Draft, today: dt.date) -> QueryPlan:
         reference_date=reference if draft.window is not None else None,
         compare=draft.compare,
         top=draft.top,
-        order=_order(draft),
+        order=[] if draft.sample else _order(draft),
+        limit=draft.limit,
     )
 
 
 def _plan(
     question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
 ) -> OfflinePlan:
-    lexicon = build_lexicon(model)
+    lexicon = lexicon_of(model)
     index = values if values is not None else ValueIndex.from_model(model)
     s = scan(question, lexicon, index, today)
     draft = _Draft(lexicon, set(s.tokens), index=index)

@@ -254,3 +254,6 @@ ATTRIBUTES = frozenset(
 SIGNS = {"negative": "<", "positive": ">"}
 # Words saying what a comparison shows; meaningless without one.
 CHANGE_WORDS = frozenset({"change", "changes", "growth", "difference", "increase", "decrease"})
+# "Show a few orders": some rows of a dataset, every column.
+SAMPLE = frozenset({"few", "sample", "examples", "example"})
+SAMPLE_ROWS = 10
