@@ -53,6 +53,11 @@ class Lexicon:
     phrases: dict[tuple[str, ...], list[Sense]] = field(default_factory=dict)
     longest: int = 0
     _parents: dict[str, list[str]] = field(default_factory=dict)
+    # `dataset.field` of every column that joins to another dataset (a key, not a name).
+    foreign_keys: set[str] = field(default_factory=set)
+    # Pairs of datasets joined by more than one relationship (which one a question means
+    # is not said: "friends of Kyle" may follow either key).
+    parallel: set[frozenset[str]] = field(default_factory=set)
 
     def add(self, phrase: tuple[str, ...], sense: Sense) -> None:
         if not phrase:
@@ -194,8 +199,13 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
     foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    pairs: dict[frozenset[str], int] = {}
     for r in model.relationships:
         foreign[r.from_dataset].update(r.from_columns)
+        lexicon.foreign_keys |= {f"{r.from_dataset}.{c}" for c in r.from_columns}
+        pair = frozenset((r.from_dataset, r.to_dataset))
+        pairs[pair] = pairs.get(pair, 0) + 1
+    lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
