@@ -115,6 +115,7 @@ class _Draft:
     limit: int | None = None
     sorts: list[tuple[str, str]] = field(default_factory=list)  # asked for: (output, direction)
     direction: str | None = None  # "in descending order", said of the listed values
+    distinct: bool = False  # "the distinct values": no row per record
     row_key: str | None = None  # a key listed to keep one row per record, not to order by
     sample: bool = False  # some rows of a dataset, in no particular order
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
@@ -217,6 +218,8 @@ def _closest(draft: _Draft, candidates: list[str], named: set[str]) -> tuple[lis
     by_name = [c for c in candidates if datasets[c] in named]
     if len(by_name) == 1:
         return by_name, True
+    if named and not by_name and len(set(datasets.values())) > 1:
+        return candidates, False  # "the id" when the datasets named have none
     pool = by_name or candidates
     homes = draft.homes()
     if not homes:
@@ -464,10 +467,16 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "agg":
             if item.agg == "count_distinct" and agg is None:
                 listing = True  # "show all distinct template types": the values, listed
+                draft.distinct = True
                 continue
-            if agg is not None and agg_item is not None and item.agg not in (
-                "count",
-                "count_distinct",
+            if (
+                agg is not None
+                and agg_item is not None
+                and item.agg
+                not in (
+                    "count",
+                    "count_distinct",
+                )
             ):
                 extra_aggs.append(agg)  # "the average, minimum and maximum age"
             agg, agg_item = item.agg, item
@@ -671,6 +680,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue
         subjects.append(item)
 
+    if sorting is not None:
+        draft.direction = sorting.direction  # "ordered descending by value"
     if number is not None:
         draft.unknown(number.text)
     if changes and draft.compare is None:
@@ -887,8 +898,10 @@ def _apply_values(
                 if len(said) > 1 and plural and not negated and not summed:
                     draft.add_dimension(target)  # "the Electronics and Home departments"
                 first = item is subjects[0]
-                if first and not (draft.values or others) and any(
-                    sense.kind == "dataset" for sense in item.senses
+                if (
+                    first
+                    and not (draft.values or others)
+                    and any(sense.kind == "dataset" for sense in item.senses)
                 ):
                     continue  # "list the stores in the West": the stores are what is listed
                 subjects.remove(item)
@@ -946,8 +959,15 @@ def _apply_comparisons(
         assert item.op is not None and number is not None
         if item.percent:
             number = [n / 100 for n in number] if isinstance(number, list) else number / 100
+        aggregated = {
+            m.alias for m in draft.measures if m.field in _keys(target) and m.alias is not None
+        }
         metric_or_measure = next(
-            (v for v in draft.values if v.label == target.text.lower() or v.key in _keys(target)),
+            (
+                v
+                for v in draft.values
+                if v.label == target.text.lower() or v.key in _keys(target) | aggregated
+            ),
             None,
         )
         numeric = [s for s in target.senses if _is_numeric(draft, s)]
@@ -1179,7 +1199,9 @@ def _one_row_each(draft: _Draft) -> None:
     """A list of a dataset's rows keeps one row per record: "the names of the teachers"
     lists two teachers of the same name twice. The dataset's key is added as a column
     unless every listed field is a category (few values, as "which regions are there")."""
-    if draft.values or draft.sample or draft.top is not None or not draft.dimensions:
+    if draft.values or draft.sample or draft.distinct or draft.top is not None:
+        return
+    if not draft.dimensions:
         return
     grouped = [d for d in draft.dimensions if not d.time_grain]
     owners = {d.field.split(".")[0] for d in grouped}
@@ -1200,12 +1222,27 @@ def _categorical(draft: _Draft, dataset: Dataset, name: str) -> bool:
     f = dataset.field(name)
     if f is None:
         return False
+    # A category repeats: at most half as many values as rows.
     if draft.index is not None and draft.index.of_field(dataset.name, name):
         count = len(draft.index.of_field(dataset.name, name))
-        return dataset.row_count is None or count < dataset.row_count
+        return dataset.row_count is None or 2 * count <= dataset.row_count
     if f.distinct_count is None:
         return False
-    return dataset.row_count is None or f.distinct_count < dataset.row_count
+    return dataset.row_count is None or 2 * f.distinct_count <= dataset.row_count
+
+
+def _bridged(draft: _Draft) -> None:
+    """A value grouped or filtered by a dataset it meets only through a third, many to many
+    (a shop's employees through its hirings): what is counted is not said."""
+    homes = [v.dataset for v in draft.values if v.dataset]
+    others = {d.field.split(".")[0] for d in draft.dimensions}
+    others |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
+    for home in homes:
+        for other in others:
+            reach = draft.lexicon.distances
+            if other not in reach(home) and home not in reach(other):
+                draft.doubt(AMBIGUOUS, f"{home} and {other} meet only many to many")
+                return
 
 
 def _parallel_joins(draft: _Draft) -> None:
@@ -1221,7 +1258,10 @@ def _parallel_joins(draft: _Draft) -> None:
 
 def _order(draft: _Draft) -> list[OrderBy]:
     if draft.sorts:
-        return [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+        order = [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+        if draft.row_key is not None:
+            order.append(OrderBy(by=draft.row_key))  # ties in the order the records have
+        return order
     if draft.direction is not None:
         first = draft.values[0].key if draft.values else None
         if first is None and draft.dimensions:
@@ -1268,6 +1308,7 @@ def _plan(
     _assemble(draft, s, today)
     _one_row_each(draft)
     _parallel_joins(draft)
+    _bridged(draft)
     plan: QueryPlan | None = None
     if not (draft.metrics or draft.measures or draft.dimensions):
         draft.confidence = 0.0
