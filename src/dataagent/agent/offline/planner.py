@@ -662,6 +662,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                 draft.add_dimension(_pick(draft, temporal, named, item.text).name)
             continue  # the date field a date phrase is on ("orders placed in 2025")
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
+        if sample and has_dataset:
+            subjects.append(item)  # "show a few orders": the rows, not the metric
+            continue
         if metrics and has_dataset and _counted_in(draft, item):
             continue  # "customers who placed an order": the orders the metric counts in
         if metrics and has_dataset and _qualifies_value(items, k, item):
