@@ -13,6 +13,7 @@ question also names one of the fields or its dataset ("stores in Houston").
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -101,8 +102,26 @@ class ValueIndex:
     def __init__(self, values: Iterable[IndexedValue] = ()) -> None:
         self._values: list[IndexedValue] = []
         self._by_words: dict[tuple[str, ...], list[IndexedValue]] = {}
+        # The first and last date of date fields ("dataset.field" -> (min, max), ISO text).
+        self.extents: dict[str, tuple[str, str]] = {}
         for v in values:
             self.add(v)
+
+    def set_extent(self, dataset: str, field: str, low: object, high: object) -> None:
+        """Record the first and last value of a date or timestamp field (None: no rows)."""
+        if low is None or high is None:
+            return
+        self.extents[f"{dataset}.{field}"] = (str(low)[:10], str(high)[:10])
+
+    def extent(self, label: str) -> tuple[dt.date, dt.date] | None:
+        """The first and last day a date field holds, when the build read them."""
+        found = self.extents.get(label)
+        if found is None:
+            return None
+        try:
+            return dt.date.fromisoformat(found[0]), dt.date.fromisoformat(found[1])
+        except ValueError:
+            return None
 
     def add(self, value: IndexedValue) -> None:
         """Index one value (skipped when too long, empty, a number or already there)."""
@@ -133,13 +152,33 @@ class ValueIndex:
         return [v.value for v in self._values if v.dataset == dataset and v.field == field]
 
     def to_rows(self) -> list[dict[str, str]]:
-        """JSON-able rows: `{"dataset", "field", "value"}`."""
-        return [{"dataset": v.dataset, "field": v.field, "value": v.value} for v in self._values]
+        """JSON-able rows: `{"dataset", "field", "value", "kind"}`; `kind` is `value`, or
+        `min`/`max` for a date field's extent."""
+        rows = [
+            {"dataset": v.dataset, "field": v.field, "value": v.value, "kind": "value"}
+            for v in self._values
+        ]
+        for label, (low, high) in self.extents.items():
+            dataset, field = label.split(".", 1)
+            rows.append({"dataset": dataset, "field": field, "value": low, "kind": "min"})
+            rows.append({"dataset": dataset, "field": field, "value": high, "kind": "max"})
+        return rows
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> ValueIndex:
-        """The index from rows as `to_rows` gives them."""
-        return cls(IndexedValue(str(r["dataset"]), str(r["field"]), str(r["value"])) for r in rows)
+        """The index from rows as `to_rows` gives them (`kind` defaults to `value`)."""
+        index = cls()
+        bounds: dict[tuple[str, str], dict[str, str]] = {}
+        for r in rows:
+            kind = r.get("kind") or "value"
+            dataset, field, value = str(r["dataset"]), str(r["field"]), str(r["value"])
+            if kind == "value":
+                index.add(IndexedValue(dataset, field, value))
+            else:
+                bounds.setdefault((dataset, field), {})[kind] = value
+        for (dataset, field), pair in bounds.items():
+            index.set_extent(dataset, field, pair.get("min"), pair.get("max"))
+        return index
 
     @classmethod
     def from_model(cls, model: SemanticModel) -> ValueIndex:
@@ -156,8 +195,10 @@ class ValueIndex:
         return cls(found)
 
     def merged(self, other: ValueIndex) -> ValueIndex:
-        """This index with the values of `other` added."""
-        return ValueIndex([*self._values, *other._values])
+        """This index with the values (and date extents) of `other` added."""
+        index = ValueIndex([*self._values, *other._values])
+        index.extents = {**self.extents, **other.extents}
+        return index
 
     def lookup(self, question: str) -> list[ValueMatch]:
         """The values a question names, longest first where they overlap, in question order.

@@ -6,7 +6,9 @@ semantic model already holds in full (`distinct_count` of them) is not read agai
 other is read with a QueryPlan that lists the field's values (`MAX_DISTINCT + 1` at most,
 so a field with more is recognised and left out), compiled by the compiler and run by the
 guarded, read-only executor on the query pool, as the owner, limited to the model's
-tables. A field that cannot be read is left out; the build does not fail for it.
+tables. The first and last date of each date field are read too (one query per dataset),
+so the planner can tell a period the data does not cover. A field that cannot be read is
+left out; the build does not fail for it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataagent.errors import DataAgentError
 from dataagent.ontology.values import MAX_DISTINCT, MAX_VALUE_LENGTH, IndexedValue, ValueIndex
 from dataagent.semantic.compiler import compile_plan
 from dataagent.semantic.model import Dataset, DataType, Field_, SemanticModel
-from dataagent.semantic.plan import Dimension, QueryPlan
+from dataagent.semantic.plan import Dimension, Measure, QueryPlan
 from dataagent.services.connections import QueryTarget, connection_target
 from dataagent.services.context import AppContext
 from dataagent.sources.executor import execute_query
@@ -28,6 +30,8 @@ from dataagent.store import connections, semantic_models
 from dataagent.store.models import Ontology
 
 log = logging.getLogger(__name__)
+
+TEMPORAL = (DataType.DATE, DataType.TIMESTAMP)
 
 # Fields that hold a person's details, free text or codes: never values a question names
 # to filter by, and often many.
@@ -46,8 +50,9 @@ MAX_FIELDS = 300
 @dataclass(frozen=True)
 class _Read:
     dataset: str
-    field: str
+    field: str  # a text field's name; empty for a dataset's date extents
     sql: str
+    dates: tuple[str, ...] = ()  # the date fields whose first and last dates `sql` reads
 
 
 def _words(name: str) -> set[str]:
@@ -91,12 +96,24 @@ def plan_reads(model: SemanticModel) -> tuple[ValueIndex, list[_Read]]:
             except DataAgentError:
                 continue
             reads.append(_Read(d.name, f.name, sql))
+        dates = [f.name for f in d.fields if f.data_type in TEMPORAL and not f.is_primary_key]
+        if dates:
+            measures = [
+                Measure(field=f"{d.name}.{name}", aggregation=aggregation)
+                for name in dates
+                for aggregation in ("min", "max")
+            ]
+            try:
+                sql = compile_plan(QueryPlan(measures=measures), model, model.dialect).sql
+            except DataAgentError:
+                continue
+            reads.append(_Read(d.name, "", sql, tuple(dates)))
     return known, reads
 
 
-def _run_reads(ctx: AppContext, target: QueryTarget, reads: list[_Read]) -> list[IndexedValue]:
+def _run_reads(ctx: AppContext, target: QueryTarget, reads: list[_Read]) -> ValueIndex:
     settings = ctx.settings
-    found: list[IndexedValue] = []
+    found = ValueIndex()
     for read in reads:
         try:
             result = execute_query(
@@ -113,11 +130,18 @@ def _run_reads(ctx: AppContext, target: QueryTarget, reads: list[_Read]) -> list
         except DataAgentError as exc:
             log.info("value index: %s.%s not read: %s", read.dataset, read.field, exc.message)
             continue
+        if read.dates:
+            row = result.rows[0] if result.rows else []
+            for i, name in enumerate(read.dates):
+                pair = row[2 * i : 2 * i + 2]
+                if len(pair) == 2:
+                    found.set_extent(read.dataset, name, pair[0], pair[1])
+            continue
         if result.truncated or result.row_count > MAX_DISTINCT:
             continue  # too many values to be a list someone names
         for row in result.rows:
             if row and row[0] is not None and len(str(row[0])) <= MAX_VALUE_LENGTH:
-                found.append(IndexedValue(read.dataset, read.field, str(row[0])))
+                found.add(IndexedValue(read.dataset, read.field, str(row[0])))
     return found
 
 
@@ -143,4 +167,4 @@ async def read_values(
         [d.source for d in model.datasets],
     )
     read = await ctx.query_pool.run(ontology.owner_id, _run_reads, ctx, target, reads)
-    return known.merged(ValueIndex(read))
+    return known.merged(read)

@@ -349,8 +349,8 @@ class OntologyMetric(Base):
 
 
 class OntologyValue(Base):
-    """A distinct value of a few-valued text field of an ontology: its value index, which
-    the offline planner reads to find the values a question names."""
+    """A row of an ontology's value index: a distinct value of a few-valued text field (which
+    the offline planner finds in questions), or the first or last date of a date field."""
 
     __tablename__ = "ontology_values"
 
@@ -359,6 +359,8 @@ class OntologyValue(Base):
     dataset: Mapped[str] = mapped_column(String(255))
     field: Mapped[str] = mapped_column(String(255))
     value: Mapped[str] = mapped_column(Text)
+    # `value`: a distinct value; `min`/`max`: the first and last date of a date field.
+    kind: Mapped[str] = mapped_column(String(10), default="value", server_default=text("'value'"))
 
     __table_args__ = (Index(None, "ontology_id"),)
 

@@ -186,7 +186,7 @@ async def replace_values(session: AsyncSession, ontology_id: uuid.UUID, index: V
 async def values_of(session: AsyncSession, ontology_id: uuid.UUID) -> ValueIndex:
     """The ontology's value index, in the order it was stored by field."""
     rows = await session.execute(
-        select(OntologyValue.dataset, OntologyValue.field, OntologyValue.value)
+        select(OntologyValue.dataset, OntologyValue.field, OntologyValue.value, OntologyValue.kind)
         .where(OntologyValue.ontology_id == ontology_id)
         .order_by(OntologyValue.dataset, OntologyValue.field, OntologyValue.value)
     )

@@ -40,7 +40,8 @@ async def test_build_stores_rebuild_replaces_delete_removes(
     assert "Electronics" in index.of_field("categories", "department")
     assert not index.of_field("customers", "email")  # private, and one per row
     assert not index.of_field("products", "name")  # 234 products: more than a list
-    stored = len(index)
+    assert index.extent("orders.order_date") == (dt.date(2024, 1, 1), dt.date(2025, 12, 31))
+    stored = len(index.to_rows())
 
     # The planner finds the values: a customer's city names the customers.
     result = plan_question(
@@ -51,6 +52,11 @@ async def test_build_stores_rebuild_replaces_delete_removes(
     assert [f.model_dump() for f in result.plan.filters] == [  # type: ignore[union-attr]
         {"field": "customers.city", "op": "=", "value": "Katy"}
     ]
+
+    # A period the data does not reach is not answered (with an empty result).
+    before = plan_question("how many orders in 2023", model, index, today=dt.date(2025, 12, 31))
+    assert not before.answered
+    assert "2024-01-01" in " ".join(before.notes)
 
     async with world.database.session() as session:
         await ontologies.rebuild_ontology(ctx, session, owner.id, ontology_id)

@@ -9,11 +9,14 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
 from dataagent.ontology.values import words
+from dataagent.semantic.generation import humanise
 from dataagent.semantic.model import Cardinality, Dataset, DataType, Field_, SemanticModel
 from dataagent.semantic.nouns import plural, singular
 
@@ -51,6 +54,11 @@ class Lexicon:
     phrases: dict[tuple[str, ...], list[Sense]] = field(default_factory=dict)
     longest: int = 0
     _parents: dict[str, list[str]] = field(default_factory=dict)
+    # `dataset.field` of every column that joins to another dataset (a key, not a name).
+    foreign_keys: set[str] = field(default_factory=set)
+    # Pairs of datasets joined by more than one relationship (which one a question means
+    # is not said: "friends of Kyle" may follow either key).
+    parallel: set[frozenset[str]] = field(default_factory=set)
 
     def add(self, phrase: tuple[str, ...], sense: Sense) -> None:
         if not phrase:
@@ -93,12 +101,14 @@ class Lexicon:
         one = words(singular(_entity(dataset)))
 
         def rank(f: Field_) -> int:
-            tokens = words(f.name)
+            tokens = name_words(f.name)
             label = words(f.label or "")
             if f.name.lower() in NAMING:
                 return 0
             if label and label[-1] == "name" and label[:-1] == one:
                 return 1
+            if tokens == one and f.data_type is DataType.VARCHAR:
+                return 1  # airlines.Airline
             if "full" in tokens and "name" in tokens:
                 return 2
             if any(t in NAMING for t in tokens) and f.data_type is DataType.VARCHAR:
@@ -111,12 +121,18 @@ class Lexicon:
         return [
             f
             for f in dataset.fields
-            if f.data_type in TEMPORAL and not set(words(f.name)) & SIDE_DATES
+            if f.data_type in TEMPORAL and not set(name_words(f.name)) & SIDE_DATES
         ]
 
 
+def name_words(identifier: str) -> list[str]:
+    """The words of a name as people say them: `PlaylistTrack` -> playlist track,
+    `unit_price` -> unit price."""
+    return words(humanise(identifier)) if identifier else []
+
+
 def _entity(dataset: Dataset) -> str:
-    parts = words(dataset.name.replace("_", " "))
+    parts = name_words(dataset.name)
     if len(parts) > 1 and parts[0] in TABLE_PREFIXES:
         parts = parts[1:]
     return " ".join(parts)
@@ -133,7 +149,7 @@ def _forms(phrase: list[str]) -> set[tuple[str, ...]]:
 def _add_flag(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A true-or-false field by its word ("active", from `is_active`), and its negatives."""
     for text in (f.name, f.label or ""):
-        said = words(text.replace("_", " "))
+        said = name_words(text)
         if len(said) > 1 and said[0] in ("is", "has", "was"):
             said = said[1:]
         if len(said) != 1:
@@ -153,10 +169,12 @@ PARTICLES = ("up", "in", "out", "off")
 def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A date field by the event it dates: `opened_on` is when a store "opened" ("open"),
     `signup_date` when a customer "signed up" (a "signup")."""
-    said = [w for w in words(f.name.replace("_", " ")) if w not in DATE_WORDS]
+    said = [w for w in name_words(f.name) if w not in DATE_WORDS]
     if len(said) != 1 or len(said[0]) < 4:
         return
     word = said[0]
+    if not word.endswith("ed") and not word.endswith(PARTICLES):
+        return  # "tourney_date" dates a tourney, it names no event
     sense = Sense("field", f"{dataset.name}.{f.name}")
     forms: set[tuple[str, ...]] = {(word,), (word + "s",)}
     if word.endswith("ed"):
@@ -170,23 +188,49 @@ def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
         lexicon.add(form, sense)
 
 
+_CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def lexicon_of(model: SemanticModel) -> Lexicon:
+    """The model's lexicon, built once per model object while it lives (a model is not
+    changed in place once loaded)."""
+    key = id(model)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0]() is model:
+            return cached[1]
+    lexicon = build_lexicon(model)
+    with _CACHE_LOCK:
+        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+    return lexicon
+
+
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
+    foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    pairs: dict[frozenset[str], int] = {}
+    for r in model.relationships:
+        foreign[r.from_dataset].update(r.from_columns)
+        lexicon.foreign_keys |= {f"{r.from_dataset}.{c}" for c in r.from_columns}
+        pair = frozenset((r.from_dataset, r.to_dataset))
+        pairs[pair] = pairs.get(pair, 0) + 1
+    lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
-            for form in _forms(words(text.replace("_", " "))):
+            for form in _forms(name_words(text)):
                 lexicon.add(form, sense)
     for d in model.datasets:
         entity = words(_entity(d))
-        for form in _forms(entity) | _forms(words(d.name.replace("_", " "))):
+        for form in _forms(entity) | _forms(name_words(d.name)):
             lexicon.add(form, Sense("dataset", d.name))
         one = words(singular(" ".join(entity)))
         for f in d.fields:
             sense = Sense("field", f"{d.name}.{f.name}")
             for text in (f.name, f.label or ""):
-                said = words(text.replace("_", " "))
+                said = name_words(text)
                 for form in _forms(said):
                     lexicon.add(form, sense)
                 if said[: len(one)] != one:
@@ -197,7 +241,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                 _add_flag(lexicon, d, f)
             if f.data_type in TEMPORAL:
                 _add_event(lexicon, d, f)
-        key = next((f for f in d.fields if f.is_primary_key and f.label), None)
+        keys = [f for f in d.fields if f.is_primary_key]
+        key = keys[0] if len(keys) == 1 and keys[0].name not in foreign[d.name] else None
         if key is not None and key.label is not None:
             # "Order Line ID" names the rows of order_items: "order lines".
             said = words(key.label)

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("dataset", sa.String(length=255), nullable=False),
         sa.Column("field", sa.String(length=255), nullable=False),
         sa.Column("value", sa.Text(), nullable=False),
+        sa.Column("kind", sa.String(length=10), server_default=sa.text("'value'"), nullable=False),
         sa.ForeignKeyConstraint(
             ["ontology_id"],
             ["ontologies.id"],
