@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.event_log import StoredEvent
 from dataagent.runs.runner import RunContext, Runner
-from dataagent.services import ontologies
+from dataagent.services import ontologies, value_index
 from dataagent.store import runs
 from dataagent.store.models import AgentRun, Ontology
 
@@ -36,7 +36,9 @@ class OntologyBuilds:
         await run.emit(
             "build_start", {"ontologyId": str(run.ontology_id), "runId": str(run.run_id)}
         )
-        await ontologies.build_ontology(run.app, run.ontology_id)
+        await ontologies.build_ontology(
+            run.app, run.ontology_id, read_values=value_index.read_values
+        )
         async with run.app.database.session() as session:
             ontology = await session.get(Ontology, run.ontology_id)
         if ontology is None:

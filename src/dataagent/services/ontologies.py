@@ -12,7 +12,7 @@ import asyncio
 import functools
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,12 +20,14 @@ from dataagent.errors import DataAgentError, ErrorCode, not_found
 from dataagent.llm.embeddings import EmbeddingProvider, Matrix
 from dataagent.ontology.metrics import metric_docs
 from dataagent.ontology.retrieval import DatasetIndex, Ranking, dataset_docs, embed_datasets
+from dataagent.ontology.values import ValueIndex
 from dataagent.semantic.joins import JoinPath, join_paths
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.suggestions import Suggestion, suggest_questions
 from dataagent.semantic.yaml_io import load_yaml
 from dataagent.services.builds import BuildJobs
 from dataagent.services.context import AppContext
+from dataagent.services.index_cache import IndexCache
 from dataagent.store import ontologies, semantic_models, users
 from dataagent.store.models import (
     Ontology,
@@ -38,6 +40,9 @@ from dataagent.store.models import (
 log = logging.getLogger(__name__)
 
 INTERRUPTED = "The build was interrupted (the server stopped); rebuild the ontology."
+
+# Reads the value index of an ontology being built (`services.value_index.read_values`).
+ValueReader = Callable[[AppContext, AsyncSession, Ontology, SemanticModel], Awaitable[ValueIndex]]
 
 
 async def get_ontology(
@@ -201,12 +206,19 @@ async def wait_for_build(ctx: AppContext, ontology_id: uuid.UUID) -> None:
 
 
 async def build_ontology(
-    ctx: AppContext, ontology_id: uuid.UUID, provider: EmbeddingProvider | None = None
+    ctx: AppContext,
+    ontology_id: uuid.UUID,
+    provider: EmbeddingProvider | None = None,
+    *,
+    read_values: ValueReader,
 ) -> None:
-    """Build datasets, fields, relationships, metrics and embeddings; end in `ready` or
-    `failed`.
+    """Build datasets, fields, relationships, metrics, embeddings and the value index; end
+    in `ready` or `failed`.
 
-    In its own database session: it outlives the request that started it.
+    In its own database session: it outlives the request that started it. `read_values`
+    reads the value index from the ontology's database (the build run passes
+    `services.value_index.read_values`, which needs the connections this module cannot
+    import).
     """
     async with ctx.database.session() as session:
         ontology = await session.get(Ontology, ontology_id)
@@ -227,6 +239,9 @@ async def build_ontology(
             docs = await asyncio.to_thread(embed_datasets, embedder, dataset_docs(model))
             metrics = await asyncio.to_thread(embed_datasets, embedder, metric_docs(model))
             await ontologies.replace_graph(session, ontology, model, docs, metrics)
+            await ontologies.replace_values(
+                session, ontology.id, await read_values(ctx, session, ontology, model)
+            )
             ontology.model_yaml = record.yaml
             ontology.dataset_count = len(model.datasets)
             ontology.relationship_count = len(model.relationships)
@@ -376,6 +391,24 @@ async def rank(
     if not len(index):
         return Ranking([], [])
     return index.rank(question, query, k)
+
+
+_VALUE_INDEXES: IndexCache[ValueIndex] = IndexCache()
+
+
+async def value_index(session: AsyncSession, ontology_id: uuid.UUID) -> ValueIndex:
+    """The value index of an ontology's last build (empty before its first), cached per build.
+
+    The caller has checked the ontology is theirs (`get_ontology`)."""
+    ontology = await session.get(Ontology, ontology_id)
+    if ontology is None:
+        raise not_found("Ontology")
+    cached = _VALUE_INDEXES.get(ontology.id, ontology.updated_at)
+    if cached is not None:
+        return cached
+    index = await ontologies.values_of(session, ontology.id)
+    _VALUE_INDEXES.put(ontology.id, ontology.updated_at, index)
+    return index
 
 
 async def _index(ctx: AppContext, session: AsyncSession, ontology: Ontology) -> DatasetIndex:

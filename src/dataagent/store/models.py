@@ -348,6 +348,23 @@ class OntologyMetric(Base):
     __table_args__ = (UniqueConstraint("ontology_id", "name"),)
 
 
+class OntologyValue(Base):
+    """A row of an ontology's value index: a distinct value of a few-valued text field (which
+    the offline planner finds in questions), or the first or last date of a date field."""
+
+    __tablename__ = "ontology_values"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    dataset: Mapped[str] = mapped_column(String(255))
+    field: Mapped[str] = mapped_column(String(255))
+    value: Mapped[str] = mapped_column(Text)
+    # `value`: a distinct value; `min`/`max`: the first and last date of a date field.
+    kind: Mapped[str] = mapped_column(String(10), default="value", server_default=text("'value'"))
+
+    __table_args__ = (Index(None, "ontology_id"),)
+
+
 class OntologyRelationship(Base):
     """A RELATES_TO edge between two datasets of an ontology."""
 

@@ -18,6 +18,7 @@ from dataagent.ontology.retrieval import (
     vector_from_bytes,
     vector_to_bytes,
 )
+from dataagent.ontology.values import ValueIndex
 from dataagent.semantic.model import Relationship, SemanticModel
 from dataagent.semantic.yaml_io import dump_dataset_yaml
 from dataagent.store import audit
@@ -27,6 +28,7 @@ from dataagent.store.models import (
     OntologyField,
     OntologyMetric,
     OntologyRelationship,
+    OntologyValue,
 )
 from dataagent.store.ownership import get_owned
 
@@ -173,6 +175,22 @@ async def replace_graph(
                 embedding_key=m.vector_key,
             )
         )
+
+
+async def replace_values(session: AsyncSession, ontology_id: uuid.UUID, index: ValueIndex) -> None:
+    """Replace the ontology's value index with `index`."""
+    await session.execute(delete(OntologyValue).where(OntologyValue.ontology_id == ontology_id))
+    session.add_all(OntologyValue(ontology_id=ontology_id, **row) for row in index.to_rows())
+
+
+async def values_of(session: AsyncSession, ontology_id: uuid.UUID) -> ValueIndex:
+    """The ontology's value index, in the order it was stored by field."""
+    rows = await session.execute(
+        select(OntologyValue.dataset, OntologyValue.field, OntologyValue.value, OntologyValue.kind)
+        .where(OntologyValue.ontology_id == ontology_id)
+        .order_by(OntologyValue.dataset, OntologyValue.field, OntologyValue.value)
+    )
+    return ValueIndex.from_rows(row._asdict() for row in rows)
 
 
 async def delete_ontology(session: AsyncSession, ontology: Ontology) -> None:

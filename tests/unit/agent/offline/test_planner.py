@@ -1,0 +1,280 @@
+"""The offline planner over the demo retailer's model: questions to plans, and abstentions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dataagent.agent.offline import CONFIDENCE_THRESHOLD, describe, plan_question
+from dataagent.ontology.values import IndexedValue, ValueIndex
+from dataagent.semantic.compiler import compile_plan
+from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.yaml_io import load_yaml
+
+TODAY = dt.date(2025, 12, 31)
+DEMO_YAML = Path(__file__).parents[4] / "src" / "dataagent" / "demo" / "semantic_model.yaml"
+
+
+@cache
+def demo_model() -> SemanticModel:
+    return load_yaml(DEMO_YAML.read_text())
+
+
+@cache
+def demo_values() -> ValueIndex:
+    """The model's sample values plus the customers' cities, as the build would read them."""
+    cities = ["Houston", "Katy", "Dallas", "Austin", "Seattle"]
+    return ValueIndex.from_model(demo_model()).merged(
+        ValueIndex(IndexedValue("customers", "city", c) for c in cities)
+    )
+
+
+def plan(question: str, values: ValueIndex | None = None) -> dict[str, Any]:
+    result = plan_question(question, demo_model(), values or demo_values(), today=TODAY)
+    assert result.answered, (question, result)
+    assert result.plan is not None
+    compile_plan(result.plan, demo_model(), "sqlite", today=TODAY)
+    return result.plan.model_dump(mode="json", exclude_defaults=True)
+
+
+# (question, expected parts of the plan, compared key by key)
+CASES: list[tuple[str, dict[str, Any]]] = [
+    (
+        "revenue by month",
+        {
+            "metrics": [{"name": "revenue"}],
+            "dimensions": [{"field": "orders.order_date", "time_grain": "month", "alias": "month"}],
+        },
+    ),
+    (
+        "Monthly revenue",
+        {"dimensions": [{"field": "orders.order_date", "time_grain": "month", "alias": "month"}]},
+    ),
+    (
+        "net sales per region",
+        {"metrics": [{"name": "revenue"}], "dimensions": [{"field": "stores.region"}]},
+    ),
+    ("AOV by customer segment", {"metrics": [{"name": "average_order_value"}]}),
+    (
+        "gross margin by region and channel",
+        {"dimensions": [{"field": "stores.region"}, {"field": "orders.channel"}]},
+    ),
+    (
+        "total quantity by category",
+        {
+            "measures": [
+                {"field": "order_items.quantity", "aggregation": "sum", "alias": "total_quantity"}
+            ],
+            "dimensions": [{"field": "categories.name"}],
+        },
+    ),
+    (
+        "average list price by department",
+        {
+            "measures": [
+                {
+                    "field": "products.unit_price",
+                    "aggregation": "avg",
+                    "alias": "average_unit_price",
+                }
+            ]
+        },
+    ),
+    (
+        "how many orders per channel",
+        {"metrics": [{"name": "orders"}], "dimensions": [{"field": "orders.channel"}]},
+    ),
+    (
+        "number of products",
+        {
+            "measures": [
+                {"field": "products.*", "aggregation": "count", "alias": "number_of_products"}
+            ]
+        },
+    ),
+    (
+        "how many customers are there per segment",
+        {
+            "measures": [
+                {"field": "customers.*", "aggregation": "count", "alias": "number_of_customers"}
+            ]
+        },
+    ),
+    (
+        "revenue in Electronics by month",
+        {"filters": [{"field": "categories.department", "op": "=", "value": "Electronics"}]},
+    ),
+    (
+        "revenue of online orders in 2025",
+        {
+            "metrics": [{"name": "revenue"}],
+            "filters": [
+                {"field": "orders.channel", "op": "=", "value": "online"},
+                {"field": "orders.order_date", "op": ">=", "value": "2025-01-01"},
+                {"field": "orders.order_date", "op": "<", "value": "2026-01-01"},
+            ],
+        },
+    ),
+    (
+        "revenue from online and phone orders",
+        {"filters": [{"field": "orders.channel", "op": "in", "value": ["online", "phone"]}]},
+    ),
+    (
+        "gross margin in Q4 2025",
+        {
+            "filters": [
+                {"field": "orders.order_date", "op": ">=", "value": "2025-10-01"},
+                {"field": "orders.order_date", "op": "<", "value": "2026-01-01"},
+            ]
+        },
+    ),
+    (
+        "revenue in January 2025",
+        {
+            "filters": [
+                {"field": "orders.order_date", "op": ">=", "value": "2025-01-01"},
+                {"field": "orders.order_date", "op": "<", "value": "2025-02-01"},
+            ]
+        },
+    ),
+    (
+        "revenue since March 2025",
+        {"filters": [{"field": "orders.order_date", "op": ">=", "value": "2025-03-01"}]},
+    ),
+    (
+        "revenue by month in the last 6 months",
+        {
+            "time_window": {
+                "field": "orders.order_date",
+                "period": "last",
+                "grain": "month",
+                "count": 6,
+            },
+            "reference_date": "2025-12-31",
+        },
+    ),
+    (
+        "revenue year to date",
+        {"time_window": {"field": "orders.order_date", "period": "to_date", "grain": "year"}},
+    ),
+    (
+        "orders last quarter",
+        {"time_window": {"field": "orders.order_date", "period": "previous", "grain": "quarter"}},
+    ),
+    (
+        "units sold this year",
+        {"time_window": {"field": "orders.order_date", "period": "last", "grain": "year"}},
+    ),
+    (
+        "revenue this quarter vs last quarter",
+        {
+            "time_window": {"field": "orders.order_date", "period": "last", "grain": "quarter"},
+            "compare": "previous_period",
+        },
+    ),
+    ("revenue year to date compared with last year", {"compare": "previous_year"}),
+    (
+        "top 5 products by revenue",
+        {"dimensions": [{"field": "products.name"}], "top": {"n": 5, "by": "revenue"}},
+    ),
+    ("bottom 3 stores by revenue", {"top": {"n": 3, "by": "revenue", "direction": "asc"}}),
+    (
+        "best 2 categories in each region by revenue",
+        {
+            "dimensions": [{"field": "categories.name"}, {"field": "stores.region"}],
+            "top": {"n": 2, "by": "revenue", "within": ["stores.region"]},
+        },
+    ),
+    (
+        "which store has the highest revenue",
+        {"dimensions": [{"field": "stores.name"}], "top": {"n": 1, "by": "revenue"}},
+    ),
+    ("share of revenue by channel", {"metrics": [{"name": "revenue", "share_of_total": True}]}),
+    ("list the stores", {"dimensions": [{"field": "stores.name"}]}),
+    ("which categories are there", {"dimensions": [{"field": "categories.name"}]}),
+    (
+        "stores in the West region",
+        {
+            "dimensions": [{"field": "stores.name"}],
+            "filters": [{"field": "stores.region", "op": "=", "value": "West"}],
+        },
+    ),
+    (
+        "products with a list price over $100",
+        {"filters": [{"field": "products.unit_price", "op": ">", "value": 100.0}]},
+    ),
+    (
+        "customers with more than 20 orders",
+        {"having": [{"by": "orders", "op": ">", "value": 20.0}]},
+    ),
+    (
+        "revenue for stores in Houston",
+        {"filters": [{"field": "stores.city", "op": "=", "value": "Houston"}]},
+    ),
+    ("customers in Katy", {"filters": [{"field": "customers.city", "op": "=", "value": "Katy"}]}),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_plans(question: str, expected: dict[str, Any]) -> None:
+    got = plan(question)
+    for key, value in expected.items():
+        assert got.get(key, []) == value, (key, got)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is the weather in Paris",
+        "revenue per employee",  # no employees in the model
+        "average revenue per customer by median basket",  # medians are not in QueryPlan
+        "revenue in Houston",  # a store's city or a customer's: ambiguous
+        "average unit price",  # a product's list price or the price paid: ambiguous
+        "bottom 3 stores",  # ranked by what?
+        "",
+    ],
+)
+def test_abstains(question: str) -> None:
+    result = plan_question(question, demo_model(), demo_values(), today=TODAY)
+    assert not result.answered
+    assert result.confidence < CONFIDENCE_THRESHOLD
+    assert len(result.suggestions) <= 3
+    for suggestion in result.suggestions:
+        assert plan_question(suggestion, demo_model(), demo_values(), today=TODAY).answered
+    text = describe(result)
+    assert "OPENAI_API_KEY" in text and "docs/llm.md" in text
+
+
+def test_abstention_says_what_it_did_not_understand() -> None:
+    result = plan_question("revenue per employee", demo_model(), demo_values(), today=TODAY)
+    assert result.not_understood == ["employee"]
+    assert "revenue" in " ".join(result.understood).lower()
+    assert result.suggestions
+    assert "'employee'" in describe(result)
+
+
+def test_the_others_are_offered_as_a_breakdown() -> None:
+    # "The others" as one group is a CASE no plan can say: no answer, and the breakdown
+    # (the West beside each other region) offered first.
+    result = plan_question(
+        "compare the West region with the others by revenue",
+        demo_model(),
+        demo_values(),
+        today=TODAY,
+    )
+    assert not result.answered
+    assert result.suggestions[0] == "Show net revenue per region."
+    assert plan_question(result.suggestions[0], demo_model(), demo_values(), today=TODAY).answered
+
+
+def test_month_without_a_year_is_the_latest_one() -> None:
+    result = plan_question(
+        "revenue in March", demo_model(), demo_values(), today=dt.date(2025, 2, 10)
+    )
+    assert result.plan is not None
+    assert result.plan.filters[0].value == "2024-03-01"  # type: ignore[union-attr]
+    assert any("March 2024" in note for note in result.notes)
