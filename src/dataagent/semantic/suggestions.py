@@ -145,6 +145,14 @@ class _Measure:
     def aggregate(self) -> str:
         return "total" if self.additive else "average"
 
+    def said(self) -> str:
+        """The aggregate and the measure ("total quantity"), said once ("total", not
+        "total total", for a field named Total)."""
+        phrase = self.phrase
+        if phrase.split()[0].lower() == self.aggregate:
+            return phrase
+        return f"{self.aggregate} {phrase}"
+
 
 @dataclass
 class _Profile:
@@ -256,7 +264,12 @@ def _profiles(model: SemanticModel) -> list[_Profile]:
         )
         for d in model.datasets
     }
+    # Two datasets joined by two relationships (flights from and to airports): which one a
+    # question means is not said, so neither is offered as a parent.
+    joins = Counter(frozenset((r.from_dataset, r.to_dataset)) for r in model.relationships)
     for r in model.relationships:
+        if joins[frozenset((r.from_dataset, r.to_dataset))] > 1:
+            continue
         if r.cardinality is Cardinality.MANY_TO_ONE:
             child, parent = r.from_dataset, r.to_dataset
         elif r.cardinality is Cardinality.ONE_TO_MANY:
@@ -294,8 +307,8 @@ def _top(p: _Profile) -> list[_Candidate]:
                 "top",
                 Suggestion(
                     f"Top {parent.entity} by {m.phrase}",
-                    f"The {TOP_N} {parent.entity} with the highest total {m.phrase} of {p.entity}.",
-                    f"Show the top {TOP_N} {parent.entity} by total {m.phrase} of {p.entity}.",
+                    f"The {TOP_N} {parent.entity} with the highest {m.said()} of {p.entity}.",
+                    f"Show the top {TOP_N} {parent.entity} by {m.said()} of {p.entity}.",
                 ),
             )
         ]
@@ -335,8 +348,8 @@ def _trends(p: _Profile) -> list[_Candidate]:
                 "trend",
                 Suggestion(
                     f"{_capital(m.aggregate)} {m.phrase} per {grain}",
-                    f"The {m.aggregate} {m.phrase} of {p.entity} for each {grain}.",
-                    f"What was the {m.aggregate} {m.phrase} of {p.entity} each {grain}, by {when}?",
+                    f"The {m.said()} of {p.entity} for each {grain}.",
+                    f"What was the {m.said()} of {p.entity} each {grain}, by {when}?",
                 ),
             )
         )
@@ -372,8 +385,8 @@ def _breakdowns(p: _Profile) -> list[_Candidate]:
                     "breakdown",
                     Suggestion(
                         f"{_capital(m.aggregate)} {m.phrase} by {d}",
-                        f"The {m.aggregate} {m.phrase} of {p.entity} for each {d}.",
-                        f"What is the {m.aggregate} {m.phrase} of {p.entity} per {d}?",
+                        f"The {m.said()} of {p.entity} for each {d}.",
+                        f"What is the {m.said()} of {p.entity} per {d}?",
                     ),
                 )
             )
@@ -394,8 +407,8 @@ def _breakdowns(p: _Profile) -> list[_Candidate]:
 def _overview(p: _Profile) -> Suggestion:
     return Suggestion(
         f"Explore {p.entity}",
-        f"A first look at the {p.entity} data and what it holds.",
-        f"Show a few {p.entity} and explain what each column holds.",
+        f"A first look at the {p.entity} data: a few of its rows.",
+        f"Show a few {p.entity}.",
     )
 
 

@@ -106,8 +106,8 @@ async def test_a_small_table_is_offered_to_explore(world: World) -> None:
     assert response.json()["data"] == [
         {
             "title": "Explore customers",
-            "description": "A first look at the customers data and what it holds.",
-            "prompt": "Show a few customers and explain what each column holds.",
+            "description": "A first look at the customers data: a few of its rows.",
+            "prompt": "Show a few customers.",
         }
     ]
 

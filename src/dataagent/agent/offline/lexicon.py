@@ -9,6 +9,8 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
@@ -51,6 +53,11 @@ class Lexicon:
     phrases: dict[tuple[str, ...], list[Sense]] = field(default_factory=dict)
     longest: int = 0
     _parents: dict[str, list[str]] = field(default_factory=dict)
+    # `dataset.field` of every column that joins to another dataset (a key, not a name).
+    foreign_keys: set[str] = field(default_factory=set)
+    # Pairs of datasets joined by more than one relationship (which one a question means
+    # is not said: "friends of Kyle" may follow either key).
+    parallel: set[frozenset[str]] = field(default_factory=set)
 
     def add(self, phrase: tuple[str, ...], sense: Sense) -> None:
         if not phrase:
@@ -170,9 +177,35 @@ def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
         lexicon.add(form, sense)
 
 
+_CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def lexicon_of(model: SemanticModel) -> Lexicon:
+    """The model's lexicon, built once per model object while it lives (a model is not
+    changed in place once loaded)."""
+    key = id(model)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0]() is model:
+            return cached[1]
+    lexicon = build_lexicon(model)
+    with _CACHE_LOCK:
+        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+    return lexicon
+
+
 def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
+    foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    pairs: dict[frozenset[str], int] = {}
+    for r in model.relationships:
+        foreign[r.from_dataset].update(r.from_columns)
+        lexicon.foreign_keys |= {f"{r.from_dataset}.{c}" for c in r.from_columns}
+        pair = frozenset((r.from_dataset, r.to_dataset))
+        pairs[pair] = pairs.get(pair, 0) + 1
+    lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
@@ -197,7 +230,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                 _add_flag(lexicon, d, f)
             if f.data_type in TEMPORAL:
                 _add_event(lexicon, d, f)
-        key = next((f for f in d.fields if f.is_primary_key and f.label), None)
+        keys = [f for f in d.fields if f.is_primary_key]
+        key = keys[0] if len(keys) == 1 and keys[0].name not in foreign[d.name] else None
         if key is not None and key.label is not None:
             # "Order Line ID" names the rows of order_items: "order lines".
             said = words(key.label)

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from dataagent.agent.offline.dates import DatePhrase
-from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, build_lexicon
+from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, lexicon_of
 from dataagent.agent.offline.scan import Item, Scan, scan
-from dataagent.agent.offline.words import SUPERLATIVE_AGGREGATE
+from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
 from dataagent.errors import DataAgentError
 from dataagent.ontology.values import IndexedValue, ValueIndex, words
 from dataagent.semantic.compiler import compile_plan
@@ -38,7 +38,7 @@ from dataagent.semantic.plan import (
     TimeWindow,
     TopN,
 )
-from dataagent.semantic.suggestions import suggest_questions
+from dataagent.semantic.suggestions import ADDITIVE, AVERAGED, suggest_questions
 from dataagent.semantic.windows import add_months, resolve_window
 
 CONFIDENCE_THRESHOLD = 0.7
@@ -49,6 +49,7 @@ GUESS = 0.9
 DEFAULT_TOP = 10
 MAX_SUGGESTIONS = 3
 SUGGESTION_POOL = 12
+MAX_SAMPLE_COLUMNS = 12
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,11 @@ class _Draft:
     subject_words: str = ""
     compare_grain: str | None = None
     index: ValueIndex | None = None
+    limit: int | None = None
+    sorts: list[tuple[str, str]] = field(default_factory=list)  # asked for: (output, direction)
+    direction: str | None = None  # "in descending order", said of the listed values
+    row_key: str | None = None  # a key listed to keep one row per record, not to order by
+    sample: bool = False  # some rows of a dataset, in no particular order
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
     @property
@@ -302,11 +308,16 @@ def _as_grouping(
         return None
     datasets = [s for s in senses if s.kind == "dataset"]
     fields = [s for s in senses if s.kind == "field" and not _is_numeric(draft, s)]
+    if datasets:
+        # "airlines": the airlines dataset, not the flights' key column that points at it.
+        fields = [f for f in fields if f.name not in draft.lexicon.foreign_keys]
     if datasets and fields:
         # "category" is the dataset and its name field: the same grouping.
         same = [f for f in fields if f.name == _dimension_of(draft, datasets[0])]
-        if same or len(fields) == 0:
+        if same:
             return datasets[0]
+    if datasets and not fields:
+        return _pick(draft, datasets, named, item.text)
     pool = fields or datasets or senses
     return _pick(draft, pool, named, item.text)
 
@@ -317,6 +328,7 @@ def _measure_of(
     agg: Aggregation | None,
     named: set[str],
     s: Scan | None = None,
+    after: Item | None = None,
 ) -> _Value | None:
     """A term read as a value to compute, with an aggregation word before it or not."""
     metrics = [s for s in item.senses if s.kind == "metric"]
@@ -336,6 +348,9 @@ def _measure_of(
             return draft.add_measure(sense.name, "count_distinct", f"distinct {item.text.lower()}")
         return None
     if agg is not None and numeric:
+        # "the average population of cities": the dataset said next decides.
+        owners = {x.name for x in (after.senses if after else []) if x.kind == "dataset"}
+        numeric = [x for x in numeric if x.dataset in owners] or numeric
         sense = _pick(draft, numeric, named, item.text)
         return draft.add_measure(sense.name, agg, f"{_ALIAS_WORDS[agg]} {item.text.lower()}")
     if metrics:
@@ -347,7 +362,8 @@ def _measure_of(
     if numeric:
         sense = _pick(draft, numeric, named, item.text)
         _, f = draft.lexicon.field_of(sense.name)
-        additive = f.data_type is DataType.INTEGER or "quantity" in words(f.name)
+        said = set(words(f.name))
+        additive = f.data_type is DataType.INTEGER or bool(said & ADDITIVE and not said & AVERAGED)
         draft.doubt(GUESS, f"'{item.text}' read as its total")
         if not additive:
             draft.doubt(AMBIGUOUS)
@@ -412,13 +428,18 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     attribute = False
     number: Item | None = None
     changes: list[Item] = []
+    sample = False
+    agg_item: Item | None = None
+    sorting: Item | None = None
+    extra_aggs: list[Aggregation] = []
+    dated = any(item.kind in ("date", "grain") for item in items)
 
     for k, item in enumerate(items):
         kind = item.kind
         if kind == "conj":
             continue
         if kind != "term":
-            grouping = grouping and kind == "grain"
+            grouping = grouping and kind in ("grain", "agg")
             attribute = False
         if kind == "list":
             continue
@@ -432,13 +453,33 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "change":
             changes.append(item)
             continue
+        if kind == "sample":
+            sample = True
+            continue
         if kind == "number":
             if number is not None:
                 draft.unknown(number.text)
             number = item
             continue
         if kind == "agg":
-            agg = item.agg
+            if item.agg == "count_distinct" and agg is None:
+                listing = True  # "show all distinct template types": the values, listed
+                continue
+            if agg is not None and agg_item is not None and item.agg not in (
+                "count",
+                "count_distinct",
+            ):
+                extra_aggs.append(agg)  # "the average, minimum and maximum age"
+            agg, agg_item = item.agg, item
+            continue
+        if kind == "sort":
+            sorting = item
+            continue
+        if kind == "direction":
+            if draft.sorts:
+                draft.sorts[-1] = (draft.sorts[-1][0], item.direction)
+            else:
+                draft.direction = item.direction
             continue
         if kind == "share":
             share = True
@@ -449,6 +490,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "others":
             continue
         if kind == "top":
+            if top is not None and top.end == item.start:
+                continue  # "the top 3 largest": one ranking
             top = item
             if top.n is None and number is not None:
                 top.n, number = number.n, None  # "which 3 categories sold the most"
@@ -494,6 +537,10 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             negate = False
             continue
         # A term of the model.
+        if sorting is not None:
+            _sort_by(draft, item, sorting.direction, named)
+            sorting = None
+            continue
         flag = _flag(draft, item)
         if flag is not None:
             sense, truth = flag
@@ -501,6 +548,11 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             negate = False
             draft.filters.append(Filter(field=sense.name, op="=", value=truth))
             draft.understood.append(f"{sense.name} is {'true' if truth else 'false'}")
+            continue
+        if negate:
+            # "stadiums without any concert": a plan has no NOT EXISTS.
+            draft.unknown(f"not {item.text}")
+            negate = False
             continue
         if attribute:
             fields = [sense for sense in item.senses if sense.kind == "field"]
@@ -511,13 +563,22 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue  # "average quantity per order line": the lines are what is averaged
         if grouping:
             metrics = [sense for sense in item.senses if sense.kind == "metric"]
+            numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
             grouping_sense = (
                 _as_grouping(draft, item, named)
                 if not (metrics and len(metrics) == len(item.senses))
                 else None
             )
-            if grouping_sense is None or (metrics and top is not None and ranking is None):
-                value = _measure_of(draft, item, agg, named)
+            wanted = top is not None and ranking is None
+            if wanted and numeric and not metrics and agg is None:
+                # "the top 10 museums by total spent": ranked by a number field.
+                word = top.text.split()[0].lower() if top is not None else ""
+                ranking = _ranking_measure(draft, numeric[0], item, top_subject, word)
+                continue
+            if grouping_sense is None or agg is not None or (metrics and wanted):
+                value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
+                if value is None and agg is not None and agg_item is not None:
+                    value = _named_by_aggregate(draft, item, agg_item)
                 agg = None
                 if value is not None:
                     ranking = ranking or (value if top is not None else None)
@@ -529,7 +590,12 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                 draft.within.append(alias)
             continue
         if agg is not None:
-            value = _measure_of(draft, item, agg, named, s)
+            for extra in extra_aggs:
+                _measure_of(draft, item, extra, named, s, _next_term(items, k))
+            extra_aggs = []
+            value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
+            if value is None and agg_item is not None:
+                value = _named_by_aggregate(draft, item, agg_item)
             agg = None
             if value is None:
                 draft.unknown(item.text)
@@ -556,7 +622,14 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                     draft.add_measure(sense.name, aggregation, f"{word} {item.text.lower()}")
                     top = None
                     continue
-                ranking = _ranking_measure(draft, sense, item, top_subject)
+                ranking = _ranking_measure(draft, sense, item, top_subject, word)
+                continue
+            datasets = [sense for sense in item.senses if sense.kind == "dataset"]
+            if datasets and not any(sense.kind == "metric" for sense in item.senses):
+                # "the artists with the most albums": ranked by how many.
+                sense = _pick(draft, datasets, named, item.text)
+                said = f"number of {item.text.lower()}"
+                ranking = draft.add_measure(f"{sense.name}.*", "count", said)
                 continue
             value = _measure_of(draft, item, None, named)
             if value is not None:
@@ -574,11 +647,11 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             for sense in item.senses
             if sense.kind == "field" and draft.lexicon.field_of(sense.name)[1].data_type in TEMPORAL
         ]
-        if temporal and not metrics:
-            if s.tokens and s.tokens[0] == "when":
+        if temporal and not metrics and (dated or (s.tokens and s.tokens[0] == "when")):
+            if not dated:
                 # "when did each store open": the date is what is asked.
                 draft.add_dimension(_pick(draft, temporal, named, item.text).name)
-            continue  # the date field a date phrase is on ("by order date" is a grouping)
+            continue  # the date field a date phrase is on ("orders placed in 2025")
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
         if metrics and has_dataset and _counted_in(draft, item):
             continue  # "customers who placed an order": the orders the metric counts in
@@ -605,14 +678,22 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             draft.unknown(item.text)
     for item, within in grains:
         assert item.grain is not None
-        date_field = _date_field(draft, s)
+        named_field = _field_named(draft, item.grain)
+        date_field = None if named_field else _date_field(draft, s)
         if date_field is None:
-            draft.unknown(item.text)
+            if named_field is None:
+                draft.unknown(item.text)
+            else:
+                alias = draft.add_dimension(named_field)  # "per year" on a Year column
+                if within:
+                    draft.within.append(alias)
             continue
         alias = draft.add_dimension(date_field, item.grain)
         if within:
             draft.within.append(alias)
 
+    if sample:
+        _sample(draft, subjects, named)
     _apply_values(draft, values, subjects, others)
     _apply_comparisons(draft, items, comparisons, named)
     _apply_subjects(draft, subjects, named, listing or top is not None)
@@ -643,12 +724,53 @@ def _flag(draft: _Draft, item: Item) -> tuple[Sense, bool] | None:
     return flags[0], not flags[0].negated
 
 
-def _ranking_measure(draft: _Draft, sense: Sense, item: Item, subject: str | None) -> _Value:
+def _field_named(draft: _Draft, grain: str) -> str | None:
+    """A field of the outputs' datasets named as a grain (a `Year` column), if just one."""
+    homes = draft.homes()
+    reach: set[str] = set()
+    for home in homes:
+        reach |= set(draft.lexicon.distances(home))
+    found = [
+        f"{d.name}.{f.name}"
+        for d in draft.model.datasets
+        if d.name in reach
+        for f in d.fields
+        if words(f.name) == [grain]
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _named_by_aggregate(draft: _Draft, item: Item, agg: Item) -> _Value | None:
+    """'The total of invoices' where invoices have a number field named Total."""
+    said = words(agg.text)
+    for sense in item.senses:
+        dataset = draft.model.dataset(sense.dataset) if sense.kind == "dataset" else None
+        for f in dataset.fields if dataset is not None else []:
+            if words(f.name) == said and f.data_type in NUMERIC:
+                return draft.add_measure(f"{dataset.name}.{f.name}", "sum", agg.text.lower())  # type: ignore[union-attr]
+    return None
+
+
+def _next_term(items: list[Item], k: int) -> Item | None:
+    """The term right after item `k` (a filler word between them allowed)."""
+    nxt = items[k + 1] if k + 1 < len(items) else None
+    if nxt is not None and nxt.kind == "term" and nxt.start - items[k].end <= 1:
+        return nxt
+    return None
+
+
+def _ranking_measure(
+    draft: _Draft, sense: Sense, item: Item, subject: str | None, word: str
+) -> _Value:
     """A number field to rank by: itself when it belongs to what is ranked (a product's list
-    price), else its total (the units of a product's order lines)."""
+    price) or the word asks for the single highest ("the highest bonus"), else its total
+    (the units of a product's order lines)."""
     ranked = next((d.field for d in draft.dimensions if subject in (d.alias, d.field)), "")
     if ranked.split(".")[0] == sense.dataset:
         return draft.add_measure(sense.name, "max", item.text.lower())
+    single = SUPERLATIVE_AGGREGATE.get(word)
+    if single is not None:
+        return draft.add_measure(sense.name, single, f"{word} {item.text.lower()}")
     draft.doubt(GUESS, f"'{item.text}' read as its total")
     return draft.add_measure(sense.name, "sum", f"total {item.text.lower()}")
 
@@ -669,6 +791,40 @@ def _counted_in(draft: _Draft, item: Item) -> bool:
         if metric.dataset in datasets and metric.name not in _keys(item):
             return True
     return False
+
+
+def _sort_by(draft: _Draft, item: Item, direction: str, named: set[str]) -> None:
+    """'In descending order of age': an order on a value or on a field (shown as a column)."""
+    value = next((v for v in draft.values if v.key in _keys(item)), None)
+    if value is not None:
+        draft.sorts.append((value.key, direction))
+        return
+    metrics = [x for x in item.senses if x.kind == "metric"]
+    fields = [x for x in item.senses if x.kind == "field"]
+    if fields:
+        sense = _pick(draft, fields, named, item.text)
+        draft.sorts.append((draft.add_dimension(sense.name), direction))
+    elif metrics:
+        draft.sorts.append((draft.add_metric(metrics[0].name).key, direction))
+    else:
+        draft.unknown(f"ordered by {item.text}")
+
+
+def _sample(draft: _Draft, subjects: list[Item], named: set[str]) -> None:
+    """'Show a few orders': the first rows of one dataset, with its columns."""
+    datasets = [x for item in subjects for x in item.senses if x.kind == "dataset"]
+    if draft.values or len({x.name for x in datasets}) != 1:
+        draft.unknown("a few")
+        return
+    dataset = draft.model.dataset(datasets[0].name)
+    assert dataset is not None
+    subjects[:] = [item for item in subjects if datasets[0] not in item.senses]
+    shown = [f for f in dataset.fields if f.data_type not in (DataType.JSON, DataType.BINARY)]
+    for f in shown[:MAX_SAMPLE_COLUMNS]:
+        draft.add_dimension(f"{dataset.name}.{f.name}")
+    draft.understood[-len(shown[:MAX_SAMPLE_COLUMNS]) :] = [f"a few {dataset.name}"]
+    draft.limit = SAMPLE_ROWS
+    draft.sample = True
 
 
 def _others(draft: _Draft) -> None:
@@ -727,9 +883,11 @@ def _apply_values(
                 for sense in item.senses
             ):
                 plural = singular(item.text.lower()) != item.text.lower()
-                if len(said) > 1 and plural and not negated:
+                summed = any(m.aggregation == "sum" for m in draft.measures)
+                if len(said) > 1 and plural and not negated and not summed:
                     draft.add_dimension(target)  # "the Electronics and Home departments"
-                if not (draft.values or others) and any(
+                first = item is subjects[0]
+                if first and not (draft.values or others) and any(
                     sense.kind == "dataset" for sense in item.senses
                 ):
                     continue  # "list the stores in the West": the stores are what is listed
@@ -740,6 +898,11 @@ def _apply_values(
                 f"{', '.join(said)} shown beside every other {target.split('.')[1]} "
                 "(a plan cannot group 'the others' into one row)"
             )
+            continue
+        homes = draft.homes()
+        if negated and homes and not any(dataset in draft.lexicon.distances(h) for h in homes):
+            # "channels that have no cartoon by Ben Jones": NOT EXISTS, not a filter.
+            draft.unknown(f"not {' or '.join(said)}")
             continue
         if len(said) == 1:
             op = "!=" if negated else "="
@@ -757,11 +920,11 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
         if sense is None:
             draft.unknown(item.text)
             continue
+        if draft.values and sense.kind == "dataset" and sense.name in homes:
+            continue  # "revenue of order lines": where the value comes from
         if listing or not draft.values:
             draft.add_dimension(_dimension_of(draft, sense))
             continue
-        if sense.kind == "dataset" and sense.name in homes:
-            continue  # "revenue of order lines": where the value comes from
         reach = draft.lexicon.distances
         if draft.having and any(
             sense.dataset in reach(h) or h in reach(sense.dataset) for h in homes
@@ -1012,7 +1175,59 @@ def _singular_top(draft: _Draft, top: Item) -> bool:
 # --- the plan ------------------------------------------------------------------------------------
 
 
+def _one_row_each(draft: _Draft) -> None:
+    """A list of a dataset's rows keeps one row per record: "the names of the teachers"
+    lists two teachers of the same name twice. The dataset's key is added as a column
+    unless every listed field is a category (few values, as "which regions are there")."""
+    if draft.values or draft.sample or draft.top is not None or not draft.dimensions:
+        return
+    grouped = [d for d in draft.dimensions if not d.time_grain]
+    owners = {d.field.split(".")[0] for d in grouped}
+    if len(owners) != 1 or len(grouped) != len(draft.dimensions):
+        return
+    dataset = draft.model.dataset(owners.pop())
+    assert dataset is not None
+    keys = [f for f in dataset.fields if f.is_primary_key]
+    if len(keys) != 1 or any(d.field == f"{dataset.name}.{keys[0].name}" for d in grouped):
+        return
+    if all(_categorical(draft, dataset, d.field.split(".")[1]) for d in grouped):
+        return
+    draft.row_key = f"{dataset.name}.{keys[0].name}"
+    draft.dimensions.append(Dimension(field=draft.row_key))
+
+
+def _categorical(draft: _Draft, dataset: Dataset, name: str) -> bool:
+    f = dataset.field(name)
+    if f is None:
+        return False
+    if draft.index is not None and draft.index.of_field(dataset.name, name):
+        count = len(draft.index.of_field(dataset.name, name))
+        return dataset.row_count is None or count < dataset.row_count
+    if f.distinct_count is None:
+        return False
+    return dataset.row_count is None or f.distinct_count < dataset.row_count
+
+
+def _parallel_joins(draft: _Draft) -> None:
+    """Two datasets joined by two relationships (a friend's two people): which one the
+    question means is not said."""
+    used = set(draft.homes())
+    used |= {d.field.split(".")[0] for d in draft.dimensions}
+    used |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
+    for pair in draft.lexicon.parallel:
+        if pair <= used or (len(pair) == 1 and pair <= used):
+            draft.doubt(AMBIGUOUS, f"{' and '.join(sorted(pair))} join in more than one way")
+
+
 def _order(draft: _Draft) -> list[OrderBy]:
+    if draft.sorts:
+        return [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+    if draft.direction is not None:
+        first = draft.values[0].key if draft.values else None
+        if first is None and draft.dimensions:
+            first = draft.dimensions[0].alias or draft.dimensions[0].field
+        if first is not None:
+            return [OrderBy(by=first, direction=draft.direction)]
     if draft.top is not None:
         return [OrderBy(by=draft.top.by, direction=draft.top.direction)]
     time = [d for d in draft.dimensions if d.time_grain]
@@ -1020,7 +1235,8 @@ def _order(draft: _Draft) -> list[OrderBy]:
         return [OrderBy(by=d.alias or d.field, direction="asc") for d in time]
     if draft.values and draft.dimensions:
         return [OrderBy(by=draft.values[0].key, direction="desc")]
-    return [OrderBy(by=d.alias or d.field, direction="asc") for d in draft.dimensions]
+    listed = [d for d in draft.dimensions if d.field != draft.row_key]
+    return [OrderBy(by=d.alias or d.field, direction="asc") for d in listed]
 
 
 def _build(draft: _Draft, today: dt.date) -> QueryPlan:
@@ -1035,20 +1251,23 @@ def _build(draft: _Draft, today: dt.date) -> QueryPlan:
         reference_date=reference if draft.window is not None else None,
         compare=draft.compare,
         top=draft.top,
-        order=_order(draft),
+        order=[] if draft.sample else _order(draft),
+        limit=draft.limit,
     )
 
 
 def _plan(
     question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
 ) -> OfflinePlan:
-    lexicon = build_lexicon(model)
+    lexicon = lexicon_of(model)
     index = values if values is not None else ValueIndex.from_model(model)
     s = scan(question, lexicon, index, today)
     draft = _Draft(lexicon, set(s.tokens), index=index)
     for word in s.unknown:
         draft.unknown(word)
     _assemble(draft, s, today)
+    _one_row_each(draft)
+    _parallel_joins(draft)
     plan: QueryPlan | None = None
     if not (draft.metrics or draft.measures or draft.dimensions):
         draft.confidence = 0.0

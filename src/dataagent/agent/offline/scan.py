@@ -209,7 +209,7 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
             item.percent = percent
             candidates.append(item)
         size = _phrase(tokens, i, w.SHARE)
-        if size:
+        if size and not (items and items[-1].kind == "agg"):  # "the average share of"
             candidates.append(Item("share", i, i + size, text(i, i + size)))
         size = _phrase(tokens, i, w.NEGATION)
         if size:
@@ -223,21 +223,31 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
                 candidates.append(item)
             else:
                 candidates.append(Item("group", i, i + size, text(i, i + size)))
+        for table, kind in ((w.SORTS, "sort"), (w.DIRECTIONS, "direction")):
+            for phrase, direction in table.items():
+                if tuple(tokens[i : i + len(phrase)]) == phrase:
+                    item = Item(kind, i, i + len(phrase), text(i, i + len(phrase)))
+                    item.direction = direction
+                    candidates.append(item)
         size = _phrase(tokens, i, w.ATTRIBUTES)
         if size:
             candidates.append(Item("attr", i, i + size, text(i, i + size)))
         if t in w.SIGNS:
             op = w.SIGNS[t]
             candidates.append(Item("cmp", i, i + 1, text(i, i + 1), op=op, number=0.0))
+        if t in w.SAMPLE:
+            candidates.append(Item("sample", i, i + 1, text(i, i + 1)))
         if t in w.CHANGE_WORDS:
             candidates.append(Item("change", i, i + 1, text(i, i + 1)))
         if t in GRAIN_ADVERBS:
             candidates.append(Item("grain", i, i + 1, text(i, i + 1), grain=GRAIN_ADVERBS[t]))
         size = _phrase(tokens, i, frozenset(w.AGGREGATIONS))
+        lexical = lexicon.match(tokens, i)
+        if lexical is not None and items and items[-1].kind == "agg":
+            size = 0  # "total total": the second is a field named Total
         if size:
             agg = w.AGGREGATIONS[tuple(tokens[i : i + size])]
             candidates.append(Item("agg", i, i + size, text(i, i + size), agg=agg))
-        lexical = lexicon.match(tokens, i)
         if lexical is not None:
             size, senses = lexical
             candidates.append(Item("term", i, i + size, text(i, i + size), senses=list(senses)))

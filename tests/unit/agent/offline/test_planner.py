@@ -194,12 +194,23 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"dimensions": [{"field": "stores.name"}], "top": {"n": 1, "by": "revenue"}},
     ),
     ("share of revenue by channel", {"metrics": [{"name": "revenue", "share_of_total": True}]}),
-    ("list the stores", {"dimensions": [{"field": "stores.name"}]}),
-    ("which categories are there", {"dimensions": [{"field": "categories.name"}]}),
+    # A list keeps one row per record: the key is listed too (stores could share a name).
+    (
+        "list the stores",
+        {
+            "dimensions": [{"field": "stores.name"}, {"field": "stores.id"}],
+            "order": [{"by": "stores.name"}],
+        },
+    ),
+    (
+        "which categories are there",
+        {"dimensions": [{"field": "categories.name"}, {"field": "categories.id"}]},
+    ),
+    ("which regions are there", {"dimensions": [{"field": "stores.region"}]}),  # a category
     (
         "stores in the West region",
         {
-            "dimensions": [{"field": "stores.name"}],
+            "dimensions": [{"field": "stores.name"}, {"field": "stores.id"}],
             "filters": [{"field": "stores.region", "op": "=", "value": "West"}],
         },
     ),
