@@ -83,24 +83,29 @@ def abstention_text(offline: OfflinePlan) -> str:
 def narrative(offline: OfflinePlan, results: Sequence[StepResult]) -> str:
     """The answer's text from the main result, with no model."""
     main = next((r for r in reversed(results) if r.sql_result is not None and not r.error), None)
-    read_as = _read_as(offline)
+    read_as = read_as_words(offline.understood)
     if main is None or main.sql_result is None:
         failed = next((r.error for r in results if r.error), None)
         why = f": {failed}" if failed else "."
-        return f"I read the question as {read_as}, but its query did not run{why}"
+        return f"I read the question as **{read_as}**, but its query did not run{why}"
     sql = main.sql_result
     if not sql.rows:
-        return f"No rows match {read_as}."
+        return f"No rows match **{read_as}**."
     if len(sql.rows) == 1:
-        return f"{_single_row(sql)}\n\n_Read as {read_as}._"
+        return f"{_single_row(sql)}\n\n_Read as: {read_as}._"
     return _many_rows(sql, read_as)
 
 
-def _read_as(offline: OfflinePlan) -> str:
-    phrases = [p for p in offline.understood if p.strip()]
+def read_as_words(understood: Sequence[str]) -> str:
+    """What the planner understood as one phrase: the measure, its groupings ("by ..."),
+    then the rest ("net revenue by region, 2025")."""
+    phrases = [p.strip() for p in understood if p.strip()]
     if not phrases:
         return "the plan shown in the details"
-    return ", ".join(f"**{p}**" for p in phrases)
+    groupings = [p for p in phrases if p.lower().startswith(("by ", "per "))]
+    others = [p for p in phrases if p not in groupings]
+    head = " ".join(others[:1] + groupings)
+    return ", ".join([head, *others[1:]])
 
 
 def _single_row(sql: SqlResult) -> str:
@@ -113,7 +118,7 @@ def _single_row(sql: SqlResult) -> str:
 
 def _many_rows(sql: SqlResult, read_as: str) -> str:
     count = f"{sql.row_count:,}"
-    parts = [f"{count} rows for {read_as}."]
+    parts = [f"**{read_as[:1].upper()}{read_as[1:]}**: {count} rows."]
     labels = [i for i, c in enumerate(sql.columns) if _is_label_column(sql.rows, i)]
     numbers = [i for i in range(len(sql.columns)) if i not in labels]
     if labels and numbers and _descending(sql.rows, numbers[0]):

@@ -9,7 +9,12 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from dataagent.agent.offline import OfflinePlan
-from dataagent.agent.pipeline.offline import format_value, narrative, plan_artifact
+from dataagent.agent.pipeline.offline import (
+    format_value,
+    narrative,
+    plan_artifact,
+    read_as_words,
+)
 from dataagent.agent.pipeline.planner import today
 from dataagent.agent.pipeline.state import PlanArtifact, SqlResult, StepResult
 from dataagent.config import Settings
@@ -84,13 +89,13 @@ def test_values_are_formatted_for_reading(value: object, shown: str) -> None:
 def test_a_single_figure_is_stated_with_what_it_was_read_as() -> None:
     text = narrative(offline(REVENUE_BY_REGION), [result(["revenue"], [[12345.678]])])
     assert text.startswith("**Revenue**: 12,345.68")
-    assert "**net revenue**, **by region**" in text
+    assert "_Read as: net revenue by region._" in text
 
 
 def test_ranked_rows_name_the_leaders_and_show_a_table() -> None:
     rows = [["West", 300.0], ["South", 200.5], ["East", 100.0], ["North", 50.0]]
     text = narrative(offline(REVENUE_BY_REGION), [result(["region", "revenue"], rows)])
-    assert text.startswith("4 rows for **net revenue**, **by region**.")
+    assert text.startswith("**Net revenue by region**: 4 rows.")
     assert "Highest revenue: West (300); South (200.50); East (100)." in text
     assert "| Region | Revenue |" in text and "| North | 50 |" in text
 
@@ -99,6 +104,12 @@ def test_unranked_rows_are_shown_without_naming_leaders() -> None:
     rows = [["2025-10", 1.0], ["2025-11", 2.0]]
     text = narrative(offline(REVENUE_BY_REGION), [result(["month", "revenue"], rows)])
     assert "Highest" not in text and "| 2025-11 | 2 |" in text
+
+
+def test_what_was_understood_reads_as_one_phrase() -> None:
+    assert read_as_words(["by product", "net revenue", "top 5"]) == "net revenue by product, top 5"
+    assert read_as_words(["orders", "by month", "2025"]) == "orders by month, 2025"
+    assert read_as_words([]) == "the plan shown in the details"
 
 
 def test_no_rows_and_a_failed_step_are_said_plainly() -> None:
