@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,15 @@ from dataagent.agent.tools import ToolScope
 from dataagent.semantic.plan import Filter, QueryPlan
 from dataagent.services import ontologies
 from dataagent.services.context import AppContext
+
+# Words by which a question leans on the conversation before it ("now show it per store",
+# "same for 2024"): the offline planner reads one question alone, so the fast path leaves
+# such a question of a conversation to the model. ("this" is left out: "this year".)
+_BACK_REFERENCE = re.compile(
+    r"\b(it|its|that|those|these|them|they|their|same|instead|also|again|previous|above"
+    r"|what about|how about|and)\b",
+    re.IGNORECASE,
+)
 
 # Rows the narrative names, and rows its table shows.
 NAMED_ROWS = 3
@@ -38,6 +48,11 @@ async def plan_offline(
     async with ctx.database.session() as session:
         values = await ontologies.value_index(session, scope.ontology.id)
     return plan_question(question, scope.model, values, today=today)
+
+
+def refers_back(question: str) -> bool:
+    """Whether the question leans on what was said before it (see `_BACK_REFERENCE`)."""
+    return _BACK_REFERENCE.search(question) is not None
 
 
 def plan_artifact(question: str, offline: OfflinePlan) -> PlanArtifact:

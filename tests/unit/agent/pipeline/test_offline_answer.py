@@ -14,6 +14,7 @@ from dataagent.agent.pipeline.offline import (
     narrative,
     plan_artifact,
     read_as_words,
+    refers_back,
 )
 from dataagent.agent.pipeline.planner import today
 from dataagent.agent.pipeline.state import PlanArtifact, SqlResult, StepResult
@@ -104,6 +105,21 @@ def test_unranked_rows_are_shown_without_naming_leaders() -> None:
     rows = [["2025-10", 1.0], ["2025-11", 2.0]]
     text = narrative(offline(REVENUE_BY_REGION), [result(["month", "revenue"], rows)])
     assert "Highest" not in text and "| 2025-11 | 2 |" in text
+
+
+@pytest.mark.parametrize(
+    ("question", "leans"),
+    [
+        ("now show it per store", True),
+        ("same for 2024", True),
+        ("What about Texas?", True),
+        ("and by month?", True),
+        ("revenue by region this year", False),
+        ("top 5 products by revenue", False),
+    ],
+)
+def test_a_follow_up_is_told_from_a_question_that_stands_alone(question: str, leans: bool) -> None:
+    assert refers_back(question) is leans
 
 
 def test_what_was_understood_reads_as_one_phrase() -> None:
