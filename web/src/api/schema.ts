@@ -1281,7 +1281,7 @@ export interface components {
              * @description Left out: the server's default (`DATAAGENT_AGENT_DEFAULT_MODE`).
              * @enum {string}
              */
-            agentMode?: "react" | "pipeline";
+            agentMode?: "react" | "pipeline" | "offline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /**
@@ -1306,7 +1306,7 @@ export interface components {
              * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
              * @enum {string}
              */
-            agentMode: "react" | "pipeline";
+            agentMode: "react" | "pipeline" | "offline";
             /**
              * Createdat
              * Format: date-time
@@ -1364,7 +1364,7 @@ export interface components {
              * Agentmode
              * @enum {string}
              */
-            agentMode?: "react" | "pipeline";
+            agentMode?: "react" | "pipeline" | "offline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /** Name */
@@ -1380,7 +1380,7 @@ export interface components {
              * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
              * @enum {string}
              */
-            agentMode: "react" | "pipeline";
+            agentMode: "react" | "pipeline" | "offline";
             /**
              * Createdat
              * Format: date-time
