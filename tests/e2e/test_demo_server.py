@@ -56,10 +56,11 @@ def test_demo_serves_and_the_printed_credentials_work(
     demo_server: DemoServer, demo_output: list[str]
 ) -> None:
     url, email, password, process = demo_server
-    # No chat model is configured here: the demo says how to configure one.
+    # No chat model is configured here: the demo says the built-in planner answers, and how
+    # to configure a model.
     printed = " ".join(" ".join(demo_output).split())
-    assert "Questions cannot be answered yet" in printed and "OPENAI_API_KEY" in printed
-    with httpx.Client(base_url=url, timeout=10) as client:
+    assert "built-in offline planner" in printed and "OPENAI_API_KEY" in printed
+    with httpx.Client(base_url=url, timeout=60) as client:
         health = client.get("/api/health")
         assert health.status_code == 200
         assert health.json()["checks"]["database"] == "ok"
@@ -91,18 +92,31 @@ def test_demo_serves_and_the_printed_credentials_work(
         )
         assert created.status_code == 201, created.text
         chat_id = created.json()["data"]["id"]
-        # With no model, a question is refused before anything is stored (no answer could
-        # ever start), saying how to configure one.
+        # With no model, the built-in planner answers; "last quarter" is the demo data's last
+        # (the demo reads relative dates against its data's last day, 2025-12-31).
         sent = client.post(
             f"/api/data-agent/chats/{chat_id}/messages",
-            json={"content": "Why is Houston behind?"},
+            json={"content": "What was revenue by region last quarter?"},
             headers=headers,
         )
-        assert sent.status_code == 503, sent.text
-        assert sent.json()["error"]["code"] == "LLM_UNAVAILABLE"
-        assert "OPENAI_API_KEY" in sent.json()["error"]["message"]
-        listing = client.get("/api/data-agent/chats", headers=headers).json()["data"]
-        assert listing["items"][0]["messageCount"] == 0
+        assert sent.status_code == 201, sent.text
+        message_id = sent.json()["data"]["assistantMessage"]["id"]
+        base = f"/api/data-agent/chats/{chat_id}/messages/{message_id}"
+        with client.stream("POST", f"{base}/stream", headers=headers) as response:
+            assert response.status_code == 200
+            events = [
+                line.removeprefix("event: ")
+                for line in response.iter_lines()
+                if line.startswith("event: ")
+            ]
+        assert events[0] == "message_start" and events[-1] == "message_complete"
+        assert "phase_start" in events and "llm_call_start" not in events
+        answer = client.get(f"{base}", headers=headers).json()["data"]
+        assert answer["status"] == "complete", answer
+        meta = answer["metadata"]
+        assert meta["agentMode"] == "offline" and meta["tokensUsed"]["total"] == 0
+        assert meta["stepResults"][0]["sqlResult"]["rowCount"] > 0
+        assert "2025-10-01" in meta["dataLineage"]["timeWindow"]
         # The demo's ontology was built as a durable run: its build is watched like any.
         build = client.get(f"/api/ontologies/{ontologies[0]['id']}/build/events", headers=headers)
         assert build.status_code == 200, build.text

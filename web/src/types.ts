@@ -47,10 +47,14 @@ export interface ChatSummary {
   name: string;
   ontologyId: string;
   llmProvider: string | null;
+  /** How the chat answers: `pipeline`, `react`, or `offline` (the built-in planner, no model). */
+  agentMode: AgentMode;
   createdAt: string;
   updatedAt: string;
   messageCount: number;
 }
+
+export type AgentMode = 'pipeline' | 'react' | 'offline';
 
 export interface OntologySummary {
   id: string;

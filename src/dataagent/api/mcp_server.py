@@ -165,9 +165,11 @@ class DataAgentTools:
     async def _ontology(self, session: AsyncSession, user: User, ref: str) -> Ontology:
         """The caller's ontology with this id or, failing that, this exact name."""
         try:
-            return await ontologies.get_ontology(session, user.id, uuid.UUID(ref.strip()))
+            ontology_id = uuid.UUID(ref.strip())
         except ValueError:
-            pass
+            ontology_id = None
+        if ontology_id is not None:
+            return await ontologies.get_ontology(session, user.id, ontology_id)
         named = [
             o
             for o in await ontologies.list_ontologies(session, user.id)

@@ -264,7 +264,12 @@ def _profiles(model: SemanticModel) -> list[_Profile]:
         )
         for d in model.datasets
     }
+    # Two datasets joined by two relationships (flights from and to airports): which one a
+    # question means is not said, so neither is offered as a parent.
+    joins = Counter(frozenset((r.from_dataset, r.to_dataset)) for r in model.relationships)
     for r in model.relationships:
+        if joins[frozenset((r.from_dataset, r.to_dataset))] > 1:
+            continue
         if r.cardinality is Cardinality.MANY_TO_ONE:
             child, parent = r.from_dataset, r.to_dataset
         elif r.cardinality is Cardinality.ONE_TO_MANY:

@@ -163,25 +163,29 @@ async def test_malformed_tool_calls_without_end_stop_the_answer(
     assert (await message_of(world, message_id)).status == "failed"
 
 
-async def test_without_a_model_the_stream_says_how_to_configure_one(
-    world: World, live: Live
+async def test_without_a_model_the_offline_planner_answers(
+    world: World, live: Live, openai_server: FakeOpenAIServer
 ) -> None:
     chat = await new_chat(world, world.contributor)
     message_id = await chat.ask("How many customers?")
-    # The model goes away between the question and its stream (a restart without it).
+    # The model goes away between the question and its stream (a restart without it): the
+    # question is answered all the same, by the built-in planner, with no model call.
     world.context.settings = world.context.settings.model_copy(update={"openai_base_url": None})
-    response = await live.clients["contributor"].post(chat.url(message_id, "stream"))
-    assert response.status_code == 503
-    error = response.json()["error"]
-    assert error["code"] == "LLM_UNAVAILABLE" and "OPENAI_API_KEY" in error["message"]
-    # Nothing was claimed: once a model is configured again the same message can be
-    # answered (until the claim timeout, when the sweep fails it: NOT_STARTED).
-    assert (await message_of(world, message_id)).status == "generating"
-    # A new question is refused at once, and nothing is stored for it.
+    async with live.clients["contributor"].stream("POST", chat.url(message_id, "stream")) as got:
+        assert got.status_code == 200, await got.aread()
+        frames = parse(await read_frames(got))
+    [done] = _payloads(frames, "message_complete")
+    assert done["status"] == "complete"
+    assert done["metadata"]["agentMode"] == "offline"
+    assert done["metadata"]["tokensUsed"]["total"] == 0
+    assert "offline" in done["metadata"]
+    assert openai_server.requests == []
+    assert (await message_of(world, message_id)).status == "complete"
+    # A new question is stored and answered the same way.
     asked = await live.clients["contributor"].post(
         f"/api/data-agent/chats/{chat.id}/messages", json={"content": "And now?"}
     )
-    assert asked.status_code == 503 and asked.json()["error"]["code"] == "LLM_UNAVAILABLE"
+    assert asked.status_code == 201, asked.text
 
 
 async def test_the_stateless_chat_streams_seed_002_events_with_a_chart(

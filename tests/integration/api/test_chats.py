@@ -392,16 +392,17 @@ async def _stored(world: World, chat_id: str) -> list[tuple[str, str]]:
     return [(role, status) for role, status in rows.all()]
 
 
-async def test_without_a_model_a_question_is_refused_and_nothing_is_stored(world: World) -> None:
+async def test_without_a_model_a_question_is_stored_for_the_offline_planner(
+    world: World,
+) -> None:
     chat = await _chat(world, world.contributor)
     world.context.settings = world.context.settings.model_copy(update={"openai_api_key": None})
     response = await world.contributor.client.post(
         f"/api/data-agent/chats/{chat['id']}/messages", json={"content": "How many customers?"}
     )
-    assert response.status_code == 503, response.text
-    error = response.json()["error"]
-    assert error["code"] == "LLM_UNAVAILABLE" and "OPENAI_API_KEY" in error["message"]
-    assert await _stored(world, chat["id"]) == []
+    # No provider at all: the built-in planner answers (docs/agent.md, "Offline answers").
+    assert response.status_code == 201, response.text
+    assert await _stored(world, chat["id"]) == [("user", "complete"), ("assistant", "generating")]
 
 
 async def test_a_chat_whose_provider_is_not_enabled_cannot_be_asked(world: World) -> None:
@@ -553,11 +554,19 @@ async def test_regenerate_refusals(world: World) -> None:
     assert theirs.content == missing.content
     assert (await world.viewer.client.post(url)).status_code == 403
     assert (await world.anon.post(url)).status_code == 401
-    world.context.settings = world.context.settings.model_copy(update={"openai_api_key": None})
+    # The chat's provider is gone while another is there: it cannot answer, nothing stored.
+    await client.patch(f"/api/data-agent/chats/{chat['id']}", json={"llmProvider": "openai"})
+    world.context.settings = world.context.settings.model_copy(
+        update={"openai_api_key": None, "anthropic_api_key": SecretStr("sk-ant-test")}
+    )
     unanswerable = await client.post(url)
     assert unanswerable.status_code == 503
     assert unanswerable.json()["error"]["code"] == "LLM_UNAVAILABLE"
     assert await _stored(world, chat["id"]) == [("user", "complete"), ("assistant", "failed")]
+    # With no provider at all, the built-in planner answers it again.
+    world.context.settings = world.context.settings.model_copy(update={"anthropic_api_key": None})
+    offline = await client.post(url)
+    assert offline.status_code == 201, offline.text
 
 
 async def test_the_openapi_document_describes_regenerate(world: World) -> None:

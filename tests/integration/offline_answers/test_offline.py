@@ -181,3 +181,19 @@ async def test_an_offline_chat_makes_no_model_call_even_with_a_provider(
     assert meta["agentMode"] == "offline"
     assert meta["offline"]["notUnderstood"]
     assert "OPENAI_API_KEY" in answered.complete["content"]
+
+
+async def test_a_follow_up_leaning_on_the_conversation_goes_to_the_model(
+    offline: Offline,
+) -> None:
+    model = ScriptedChatModel(
+        script=[Reply(text=CONVERSATIONAL_PLAN), Reply(text="Per store, see the table.")]
+    )
+    offline.scripted(model)
+    chat_id = await offline.chat("pipeline")
+    first = await offline.ask(chat_id, CLEAR)
+    assert first.complete["metadata"]["offline"]["fastPath"] is True and model.calls == []
+    # The offline planner would read this alone, confidently and wrongly ("it" is revenue).
+    answered = await offline.ask(chat_id, "now show it per store")
+    assert len(model.calls) == 2
+    assert "offline" not in answered.complete["metadata"]

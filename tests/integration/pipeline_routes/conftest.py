@@ -64,7 +64,10 @@ async def demo_ontology(world: World, demo_data: DemoData, path: Path) -> uuid.U
 
 @pytest.fixture
 async def demo(world: World, demo_data: DemoData, tmp_path: Path) -> Demo:  # noqa: F811
-    """A pipeline chat on the curated demo retailer."""
+    """A pipeline chat on the curated demo retailer. The fast path is off: these tests are
+    of the model's pipeline, and the offline planner would answer some of their questions
+    (the offline answers have tests of their own, tests/integration/offline_answers)."""
+    world.context.settings = world.context.settings.model_copy(update={"offline_fast_path": False})
     ctx, owner = world.context, world.contributor
     ontology_id = await demo_ontology(world, demo_data, tmp_path / "retail.duckdb")
     async with world.database.session() as session:

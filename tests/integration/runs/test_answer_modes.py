@@ -36,6 +36,7 @@ def test_each_mode_has_its_agent() -> None:
     assert set(ANSWERERS) == set(AGENT_MODES)
     assert answerer_for("react") is react.answer_message
     assert answerer_for("pipeline") is pipeline.answer_message
+    assert answerer_for("offline") is pipeline.answer_offline
 
 
 class RecordingPipeline:

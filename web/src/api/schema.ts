@@ -1408,7 +1408,7 @@ export interface components {
              * @description Left out: the server's default (`DATAAGENT_AGENT_DEFAULT_MODE`).
              * @enum {string}
              */
-            agentMode?: "react" | "pipeline";
+            agentMode?: "react" | "pipeline" | "offline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /**
@@ -1433,7 +1433,7 @@ export interface components {
              * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
              * @enum {string}
              */
-            agentMode: "react" | "pipeline";
+            agentMode: "react" | "pipeline" | "offline";
             /**
              * Createdat
              * Format: date-time
@@ -1491,7 +1491,7 @@ export interface components {
              * Agentmode
              * @enum {string}
              */
-            agentMode?: "react" | "pipeline";
+            agentMode?: "react" | "pipeline" | "offline";
             /** Llmprovider */
             llmProvider?: ("openai" | "anthropic" | "azure" | "openai_compatible") | null;
             /** Name */
@@ -1507,7 +1507,7 @@ export interface components {
              * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
              * @enum {string}
              */
-            agentMode: "react" | "pipeline";
+            agentMode: "react" | "pipeline" | "offline";
             /**
              * Createdat
              * Format: date-time

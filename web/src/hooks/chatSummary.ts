@@ -8,6 +8,7 @@ export function toChatSummary(chat: Schemas['ChatPublic'] | Schemas['ChatWithMes
     name: chat.name,
     ontologyId: chat.ontologyId,
     llmProvider: chat.llmProvider,
+    agentMode: chat.agentMode,
     createdAt: chat.createdAt,
     updatedAt: chat.updatedAt,
     messageCount: chat.messageCount,

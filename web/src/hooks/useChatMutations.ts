@@ -24,6 +24,7 @@ export function useCreateChat() {
             // "New chat" is the API's own default: the chat is named from its first question.
             name: name || 'New chat',
             ...(input.llmProvider ? { llmProvider: input.llmProvider as Provider } : {}),
+            ...(input.agentMode ? { agentMode: input.agentMode } : {}),
           },
         }),
       );

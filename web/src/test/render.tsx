@@ -27,6 +27,7 @@ export function makeChat(overrides: Partial<ChatSummary> = {}): ChatSummary {
     name: `Chat ${id}`,
     ontologyId: 'onto-1',
     llmProvider: null,
+    agentMode: 'pipeline',
     createdAt: '2026-03-10T09:00:00.000Z',
     updatedAt: '2026-03-10T09:00:00.000Z',
     messageCount: 2,

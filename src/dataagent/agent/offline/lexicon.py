@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from dataagent.ontology.values import words
+from dataagent.semantic.generation import humanise
 from dataagent.semantic.model import Cardinality, Dataset, DataType, Field_, SemanticModel
 from dataagent.semantic.nouns import plural, singular
 
@@ -53,6 +54,11 @@ class Lexicon:
     phrases: dict[tuple[str, ...], list[Sense]] = field(default_factory=dict)
     longest: int = 0
     _parents: dict[str, list[str]] = field(default_factory=dict)
+    # `dataset.field` of every column that joins to another dataset (a key, not a name).
+    foreign_keys: set[str] = field(default_factory=set)
+    # Pairs of datasets joined by more than one relationship (which one a question means
+    # is not said: "friends of Kyle" may follow either key).
+    parallel: set[frozenset[str]] = field(default_factory=set)
 
     def add(self, phrase: tuple[str, ...], sense: Sense) -> None:
         if not phrase:
@@ -95,12 +101,14 @@ class Lexicon:
         one = words(singular(_entity(dataset)))
 
         def rank(f: Field_) -> int:
-            tokens = words(f.name)
+            tokens = name_words(f.name)
             label = words(f.label or "")
             if f.name.lower() in NAMING:
                 return 0
             if label and label[-1] == "name" and label[:-1] == one:
                 return 1
+            if tokens == one and f.data_type is DataType.VARCHAR:
+                return 1  # airlines.Airline
             if "full" in tokens and "name" in tokens:
                 return 2
             if any(t in NAMING for t in tokens) and f.data_type is DataType.VARCHAR:
@@ -113,12 +121,18 @@ class Lexicon:
         return [
             f
             for f in dataset.fields
-            if f.data_type in TEMPORAL and not set(words(f.name)) & SIDE_DATES
+            if f.data_type in TEMPORAL and not set(name_words(f.name)) & SIDE_DATES
         ]
 
 
+def name_words(identifier: str) -> list[str]:
+    """The words of a name as people say them: `PlaylistTrack` -> playlist track,
+    `unit_price` -> unit price."""
+    return words(humanise(identifier)) if identifier else []
+
+
 def _entity(dataset: Dataset) -> str:
-    parts = words(dataset.name.replace("_", " "))
+    parts = name_words(dataset.name)
     if len(parts) > 1 and parts[0] in TABLE_PREFIXES:
         parts = parts[1:]
     return " ".join(parts)
@@ -135,7 +149,7 @@ def _forms(phrase: list[str]) -> set[tuple[str, ...]]:
 def _add_flag(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A true-or-false field by its word ("active", from `is_active`), and its negatives."""
     for text in (f.name, f.label or ""):
-        said = words(text.replace("_", " "))
+        said = name_words(text)
         if len(said) > 1 and said[0] in ("is", "has", "was"):
             said = said[1:]
         if len(said) != 1:
@@ -155,10 +169,12 @@ PARTICLES = ("up", "in", "out", "off")
 def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A date field by the event it dates: `opened_on` is when a store "opened" ("open"),
     `signup_date` when a customer "signed up" (a "signup")."""
-    said = [w for w in words(f.name.replace("_", " ")) if w not in DATE_WORDS]
+    said = [w for w in name_words(f.name) if w not in DATE_WORDS]
     if len(said) != 1 or len(said[0]) < 4:
         return
     word = said[0]
+    if not word.endswith("ed") and not word.endswith(PARTICLES):
+        return  # "tourney_date" dates a tourney, it names no event
     sense = Sense("field", f"{dataset.name}.{f.name}")
     forms: set[tuple[str, ...]] = {(word,), (word + "s",)}
     if word.endswith("ed"):
@@ -194,22 +210,27 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
     """Every phrase of the model and what it can mean."""
     lexicon = Lexicon(model)
     foreign: dict[str, set[str]] = {d.name: set() for d in model.datasets}
+    pairs: dict[frozenset[str], int] = {}
     for r in model.relationships:
         foreign[r.from_dataset].update(r.from_columns)
+        lexicon.foreign_keys |= {f"{r.from_dataset}.{c}" for c in r.from_columns}
+        pair = frozenset((r.from_dataset, r.to_dataset))
+        pairs[pair] = pairs.get(pair, 0) + 1
+    lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
         for text in (m.name, m.label or "", *m.synonyms):
-            for form in _forms(words(text.replace("_", " "))):
+            for form in _forms(name_words(text)):
                 lexicon.add(form, sense)
     for d in model.datasets:
         entity = words(_entity(d))
-        for form in _forms(entity) | _forms(words(d.name.replace("_", " "))):
+        for form in _forms(entity) | _forms(name_words(d.name)):
             lexicon.add(form, Sense("dataset", d.name))
         one = words(singular(" ".join(entity)))
         for f in d.fields:
             sense = Sense("field", f"{d.name}.{f.name}")
             for text in (f.name, f.label or ""):
-                said = words(text.replace("_", " "))
+                said = name_words(text)
                 for form in _forms(said):
                     lexicon.add(form, sense)
                 if said[: len(one)] != one:

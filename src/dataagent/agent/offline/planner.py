@@ -113,6 +113,10 @@ class _Draft:
     compare_grain: str | None = None
     index: ValueIndex | None = None
     limit: int | None = None
+    sorts: list[tuple[str, str]] = field(default_factory=list)  # asked for: (output, direction)
+    direction: str | None = None  # "in descending order", said of the listed values
+    distinct: bool = False  # "the distinct values": no row per record
+    row_key: str | None = None  # a key listed to keep one row per record, not to order by
     sample: bool = False  # some rows of a dataset, in no particular order
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
@@ -214,6 +218,8 @@ def _closest(draft: _Draft, candidates: list[str], named: set[str]) -> tuple[lis
     by_name = [c for c in candidates if datasets[c] in named]
     if len(by_name) == 1:
         return by_name, True
+    if named and not by_name and len(set(datasets.values())) > 1:
+        return candidates, False  # "the id" when the datasets named have none
     pool = by_name or candidates
     homes = draft.homes()
     if not homes:
@@ -305,11 +311,16 @@ def _as_grouping(
         return None
     datasets = [s for s in senses if s.kind == "dataset"]
     fields = [s for s in senses if s.kind == "field" and not _is_numeric(draft, s)]
+    if datasets:
+        # "airlines": the airlines dataset, not the flights' key column that points at it.
+        fields = [f for f in fields if f.name not in draft.lexicon.foreign_keys]
     if datasets and fields:
         # "category" is the dataset and its name field: the same grouping.
         same = [f for f in fields if f.name == _dimension_of(draft, datasets[0])]
-        if same or len(fields) == 0:
+        if same:
             return datasets[0]
+    if datasets and not fields:
+        return _pick(draft, datasets, named, item.text)
     pool = fields or datasets or senses
     return _pick(draft, pool, named, item.text)
 
@@ -422,6 +433,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     changes: list[Item] = []
     sample = False
     agg_item: Item | None = None
+    sorting: Item | None = None
+    extra_aggs: list[Aggregation] = []
+    dated = any(item.kind in ("date", "grain") for item in items)
 
     for k, item in enumerate(items):
         kind = item.kind
@@ -451,7 +465,30 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             number = item
             continue
         if kind == "agg":
+            if item.agg == "count_distinct" and agg is None:
+                listing = True  # "show all distinct template types": the values, listed
+                draft.distinct = True
+                continue
+            if (
+                agg is not None
+                and agg_item is not None
+                and item.agg
+                not in (
+                    "count",
+                    "count_distinct",
+                )
+            ):
+                extra_aggs.append(agg)  # "the average, minimum and maximum age"
             agg, agg_item = item.agg, item
+            continue
+        if kind == "sort":
+            sorting = item
+            continue
+        if kind == "direction":
+            if draft.sorts:
+                draft.sorts[-1] = (draft.sorts[-1][0], item.direction)
+            else:
+                draft.direction = item.direction
             continue
         if kind == "share":
             share = True
@@ -462,6 +499,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "others":
             continue
         if kind == "top":
+            if top is not None and top.end == item.start:
+                continue  # "the top 3 largest": one ranking
             top = item
             if top.n is None and number is not None:
                 top.n, number = number.n, None  # "which 3 categories sold the most"
@@ -507,6 +546,10 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             negate = False
             continue
         # A term of the model.
+        if sorting is not None:
+            _sort_by(draft, item, sorting.direction, named)
+            sorting = None
+            continue
         flag = _flag(draft, item)
         if flag is not None:
             sense, truth = flag
@@ -514,6 +557,11 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             negate = False
             draft.filters.append(Filter(field=sense.name, op="=", value=truth))
             draft.understood.append(f"{sense.name} is {'true' if truth else 'false'}")
+            continue
+        if negate:
+            # "stadiums without any concert": a plan has no NOT EXISTS.
+            draft.unknown(f"not {item.text}")
+            negate = False
             continue
         if attribute:
             fields = [sense for sense in item.senses if sense.kind == "field"]
@@ -533,7 +581,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             wanted = top is not None and ranking is None
             if wanted and numeric and not metrics and agg is None:
                 # "the top 10 museums by total spent": ranked by a number field.
-                ranking = _ranking_measure(draft, numeric[0], item, top_subject)
+                word = top.text.split()[0].lower() if top is not None else ""
+                ranking = _ranking_measure(draft, numeric[0], item, top_subject, word)
                 continue
             if grouping_sense is None or agg is not None or (metrics and wanted):
                 value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
@@ -550,6 +599,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                 draft.within.append(alias)
             continue
         if agg is not None:
+            for extra in extra_aggs:
+                _measure_of(draft, item, extra, named, s, _next_term(items, k))
+            extra_aggs = []
             value = _measure_of(draft, item, agg, named, s, _next_term(items, k))
             if value is None and agg_item is not None:
                 value = _named_by_aggregate(draft, item, agg_item)
@@ -579,7 +631,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
                     draft.add_measure(sense.name, aggregation, f"{word} {item.text.lower()}")
                     top = None
                     continue
-                ranking = _ranking_measure(draft, sense, item, top_subject)
+                ranking = _ranking_measure(draft, sense, item, top_subject, word)
                 continue
             datasets = [sense for sense in item.senses if sense.kind == "dataset"]
             if datasets and not any(sense.kind == "metric" for sense in item.senses):
@@ -604,12 +656,15 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             for sense in item.senses
             if sense.kind == "field" and draft.lexicon.field_of(sense.name)[1].data_type in TEMPORAL
         ]
-        if temporal and not metrics:
-            if s.tokens and s.tokens[0] == "when":
+        if temporal and not metrics and (dated or (s.tokens and s.tokens[0] == "when")):
+            if not dated:
                 # "when did each store open": the date is what is asked.
                 draft.add_dimension(_pick(draft, temporal, named, item.text).name)
-            continue  # the date field a date phrase is on ("by order date" is a grouping)
+            continue  # the date field a date phrase is on ("orders placed in 2025")
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
+        if sample and has_dataset:
+            subjects.append(item)  # "show a few orders": the rows, not the metric
+            continue
         if metrics and has_dataset and _counted_in(draft, item):
             continue  # "customers who placed an order": the orders the metric counts in
         if metrics and has_dataset and _qualifies_value(items, k, item):
@@ -628,6 +683,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue
         subjects.append(item)
 
+    if sorting is not None:
+        draft.direction = sorting.direction  # "ordered descending by value"
     if number is not None:
         draft.unknown(number.text)
     if changes and draft.compare is None:
@@ -635,9 +692,9 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             draft.unknown(item.text)
     for item, within in grains:
         assert item.grain is not None
-        date_field = _date_field(draft, s)
+        named_field = _field_named(draft, item.grain)
+        date_field = None if named_field else _date_field(draft, s)
         if date_field is None:
-            named_field = _field_named(draft, item.grain)
             if named_field is None:
                 draft.unknown(item.text)
             else:
@@ -716,12 +773,18 @@ def _next_term(items: list[Item], k: int) -> Item | None:
     return None
 
 
-def _ranking_measure(draft: _Draft, sense: Sense, item: Item, subject: str | None) -> _Value:
+def _ranking_measure(
+    draft: _Draft, sense: Sense, item: Item, subject: str | None, word: str
+) -> _Value:
     """A number field to rank by: itself when it belongs to what is ranked (a product's list
-    price), else its total (the units of a product's order lines)."""
+    price) or the word asks for the single highest ("the highest bonus"), else its total
+    (the units of a product's order lines)."""
     ranked = next((d.field for d in draft.dimensions if subject in (d.alias, d.field)), "")
     if ranked.split(".")[0] == sense.dataset:
         return draft.add_measure(sense.name, "max", item.text.lower())
+    single = SUPERLATIVE_AGGREGATE.get(word)
+    if single is not None:
+        return draft.add_measure(sense.name, single, f"{word} {item.text.lower()}")
     draft.doubt(GUESS, f"'{item.text}' read as its total")
     return draft.add_measure(sense.name, "sum", f"total {item.text.lower()}")
 
@@ -742,6 +805,23 @@ def _counted_in(draft: _Draft, item: Item) -> bool:
         if metric.dataset in datasets and metric.name not in _keys(item):
             return True
     return False
+
+
+def _sort_by(draft: _Draft, item: Item, direction: str, named: set[str]) -> None:
+    """'In descending order of age': an order on a value or on a field (shown as a column)."""
+    value = next((v for v in draft.values if v.key in _keys(item)), None)
+    if value is not None:
+        draft.sorts.append((value.key, direction))
+        return
+    metrics = [x for x in item.senses if x.kind == "metric"]
+    fields = [x for x in item.senses if x.kind == "field"]
+    if fields:
+        sense = _pick(draft, fields, named, item.text)
+        draft.sorts.append((draft.add_dimension(sense.name), direction))
+    elif metrics:
+        draft.sorts.append((draft.add_metric(metrics[0].name).key, direction))
+    else:
+        draft.unknown(f"ordered by {item.text}")
 
 
 def _sample(draft: _Draft, subjects: list[Item], named: set[str]) -> None:
@@ -817,10 +897,14 @@ def _apply_values(
                 for sense in item.senses
             ):
                 plural = singular(item.text.lower()) != item.text.lower()
-                if len(said) > 1 and plural and not negated:
+                summed = any(m.aggregation == "sum" for m in draft.measures)
+                if len(said) > 1 and plural and not negated and not summed:
                     draft.add_dimension(target)  # "the Electronics and Home departments"
-                if not (draft.values or others) and any(
-                    sense.kind == "dataset" for sense in item.senses
+                first = item is subjects[0]
+                if (
+                    first
+                    and not (draft.values or others)
+                    and any(sense.kind == "dataset" for sense in item.senses)
                 ):
                     continue  # "list the stores in the West": the stores are what is listed
                 subjects.remove(item)
@@ -830,6 +914,11 @@ def _apply_values(
                 f"{', '.join(said)} shown beside every other {target.split('.')[1]} "
                 "(a plan cannot group 'the others' into one row)"
             )
+            continue
+        homes = draft.homes()
+        if negated and homes and not any(dataset in draft.lexicon.distances(h) for h in homes):
+            # "channels that have no cartoon by Ben Jones": NOT EXISTS, not a filter.
+            draft.unknown(f"not {' or '.join(said)}")
             continue
         if len(said) == 1:
             op = "!=" if negated else "="
@@ -873,8 +962,15 @@ def _apply_comparisons(
         assert item.op is not None and number is not None
         if item.percent:
             number = [n / 100 for n in number] if isinstance(number, list) else number / 100
+        aggregated = {
+            m.alias for m in draft.measures if m.field in _keys(target) and m.alias is not None
+        }
         metric_or_measure = next(
-            (v for v in draft.values if v.label == target.text.lower() or v.key in _keys(target)),
+            (
+                v
+                for v in draft.values
+                if v.label == target.text.lower() or v.key in _keys(target) | aggregated
+            ),
             None,
         )
         numeric = [s for s in target.senses if _is_numeric(draft, s)]
@@ -1102,7 +1198,79 @@ def _singular_top(draft: _Draft, top: Item) -> bool:
 # --- the plan ------------------------------------------------------------------------------------
 
 
+def _one_row_each(draft: _Draft) -> None:
+    """A list of a dataset's rows keeps one row per record: "the names of the teachers"
+    lists two teachers of the same name twice. The dataset's key is added as a column
+    unless every listed field is a category (few values, as "which regions are there")."""
+    if draft.values or draft.sample or draft.distinct or draft.top is not None:
+        return
+    if not draft.dimensions:
+        return
+    grouped = [d for d in draft.dimensions if not d.time_grain]
+    owners = {d.field.split(".")[0] for d in grouped}
+    if len(owners) != 1 or len(grouped) != len(draft.dimensions):
+        return
+    dataset = draft.model.dataset(owners.pop())
+    assert dataset is not None
+    keys = [f for f in dataset.fields if f.is_primary_key]
+    if len(keys) != 1 or any(d.field == f"{dataset.name}.{keys[0].name}" for d in grouped):
+        return
+    if all(_categorical(draft, dataset, d.field.split(".")[1]) for d in grouped):
+        return
+    draft.row_key = f"{dataset.name}.{keys[0].name}"
+    draft.dimensions.append(Dimension(field=draft.row_key))
+
+
+def _categorical(draft: _Draft, dataset: Dataset, name: str) -> bool:
+    f = dataset.field(name)
+    if f is None:
+        return False
+    # A category repeats: at most half as many values as rows.
+    if draft.index is not None and draft.index.of_field(dataset.name, name):
+        count = len(draft.index.of_field(dataset.name, name))
+        return dataset.row_count is None or 2 * count <= dataset.row_count
+    if f.distinct_count is None:
+        return False
+    return dataset.row_count is None or 2 * f.distinct_count <= dataset.row_count
+
+
+def _bridged(draft: _Draft) -> None:
+    """A value grouped or filtered by a dataset it meets only through a third, many to many
+    (a shop's employees through its hirings): what is counted is not said."""
+    homes = [v.dataset for v in draft.values if v.dataset]
+    others = {d.field.split(".")[0] for d in draft.dimensions}
+    others |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
+    for home in homes:
+        for other in others:
+            reach = draft.lexicon.distances
+            if other not in reach(home) and home not in reach(other):
+                draft.doubt(AMBIGUOUS, f"{home} and {other} meet only many to many")
+                return
+
+
+def _parallel_joins(draft: _Draft) -> None:
+    """Two datasets joined by two relationships (a friend's two people): which one the
+    question means is not said."""
+    used = set(draft.homes())
+    used |= {d.field.split(".")[0] for d in draft.dimensions}
+    used |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
+    for pair in draft.lexicon.parallel:
+        if pair <= used or (len(pair) == 1 and pair <= used):
+            draft.doubt(AMBIGUOUS, f"{' and '.join(sorted(pair))} join in more than one way")
+
+
 def _order(draft: _Draft) -> list[OrderBy]:
+    if draft.sorts:
+        order = [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+        if draft.row_key is not None:
+            order.append(OrderBy(by=draft.row_key))  # ties in the order the records have
+        return order
+    if draft.direction is not None:
+        first = draft.values[0].key if draft.values else None
+        if first is None and draft.dimensions:
+            first = draft.dimensions[0].alias or draft.dimensions[0].field
+        if first is not None:
+            return [OrderBy(by=first, direction=draft.direction)]
     if draft.top is not None:
         return [OrderBy(by=draft.top.by, direction=draft.top.direction)]
     time = [d for d in draft.dimensions if d.time_grain]
@@ -1110,7 +1278,8 @@ def _order(draft: _Draft) -> list[OrderBy]:
         return [OrderBy(by=d.alias or d.field, direction="asc") for d in time]
     if draft.values and draft.dimensions:
         return [OrderBy(by=draft.values[0].key, direction="desc")]
-    return [OrderBy(by=d.alias or d.field, direction="asc") for d in draft.dimensions]
+    listed = [d for d in draft.dimensions if d.field != draft.row_key]
+    return [OrderBy(by=d.alias or d.field, direction="asc") for d in listed]
 
 
 def _build(draft: _Draft, today: dt.date) -> QueryPlan:
@@ -1140,6 +1309,9 @@ def _plan(
     for word in s.unknown:
         draft.unknown(word)
     _assemble(draft, s, today)
+    _one_row_each(draft)
+    _parallel_joins(draft)
+    _bridged(draft)
     plan: QueryPlan | None = None
     if not (draft.metrics or draft.measures or draft.dimensions):
         draft.confidence = 0.0

@@ -223,6 +223,12 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
                 candidates.append(item)
             else:
                 candidates.append(Item("group", i, i + size, text(i, i + size)))
+        for table, kind in ((w.SORTS, "sort"), (w.DIRECTIONS, "direction")):
+            for phrase, direction in table.items():
+                if tuple(tokens[i : i + len(phrase)]) == phrase:
+                    item = Item(kind, i, i + len(phrase), text(i, i + len(phrase)))
+                    item.direction = direction
+                    candidates.append(item)
         size = _phrase(tokens, i, w.ATTRIBUTES)
         if size:
             candidates.append(Item("attr", i, i + size, text(i, i + size)))

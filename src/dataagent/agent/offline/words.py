@@ -27,12 +27,12 @@ STOP = frozenset(
         *("available", "ranked", "rank", "ranking", "sorted", "descending", "ascending"),
         *("order", "ordered", "name", "names", "names", "value", "values", "data", "up"),
         *("then", "than", "did", "doing", "has", "having", "whole", "entire", "period"),
-        *("time", "what's", "one", "ones", "kind", "kinds", "along", "respective", "its"),
+        *("what's", "one", "ones", "kind", "kinds", "along", "respective", "its"),
         *("here", "versus", "vs", "compare", "compared", "comparison", "sell", "sold"),
         *("buy", "bought", "spend", "spent", "recorded", "registered", "record", "records"),
         *("row", "rows", "entry", "entries", "item", "items", "thing", "things", "do"),
         *("live", "lives", "living", "located", "based", "situated", "currently", "belong"),
-        *("belongs", "belonging", "come", "comes", "coming", "total", "amount", "overall"),
+        *("belongs", "belonging", "come", "comes", "coming"),
         *("over", "during", "within", "throughout", "appeared", "appear", "appears"),
     }
 )
@@ -257,3 +257,38 @@ CHANGE_WORDS = frozenset({"change", "changes", "growth", "difference", "increase
 # "Show a few orders": some rows of a dataset, every column.
 SAMPLE = frozenset({"few", "sample", "examples", "example"})
 SAMPLE_ROWS = 10
+# Words that ask for an order: "in descending order of age", "sorted by rating".
+SORTS: dict[tuple[str, ...], str] = {
+    ("in", "descending", "order", "of"): "desc",
+    ("in", "descending", "order", "by"): "desc",
+    ("in", "ascending", "order", "of"): "asc",
+    ("in", "ascending", "order", "by"): "asc",
+    ("in", "order", "of"): "asc",
+    ("ordered", "by"): "asc",
+    ("order", "by"): "asc",
+    ("sorted", "by"): "asc",
+    ("sort", "by"): "asc",
+    ("ranked", "by"): "desc",
+    ("ordered", "descending", "by"): "desc",
+    ("ordered", "ascending", "by"): "asc",
+    ("sorted", "descending", "by"): "desc",
+    ("sorted", "ascending", "by"): "asc",
+}
+# Words that give the direction of the order asked for, after it.
+DIRECTIONS: dict[tuple[str, ...], str] = {
+    ("descending",): "desc",
+    ("desc",): "desc",
+    ("in", "descending", "order"): "desc",
+    ("ascending",): "asc",
+    ("asc",): "asc",
+    ("in", "ascending", "order"): "asc",
+    ("from", "highest", "to", "lowest"): "desc",
+    ("from", "lowest", "to", "highest"): "asc",
+    ("from", "largest", "to", "smallest"): "desc",
+    ("from", "smallest", "to", "largest"): "asc",
+    ("from", "oldest", "to", "youngest"): "desc",
+    ("from", "youngest", "to", "oldest"): "asc",
+    ("in", "alphabetical", "order"): "asc",
+    ("alphabetically",): "asc",
+    ("descending", "by", "value"): "desc",
+}

@@ -34,7 +34,7 @@ from dataagent.agent.events import Emit
 from dataagent.agent.history import HistoryMessage
 from dataagent.agent.observer import EventObserver
 from dataagent.agent.pipeline.graph import pipeline_graph
-from dataagent.agent.pipeline.offline import plan_offline
+from dataagent.agent.pipeline.offline import plan_offline, refers_back
 from dataagent.agent.pipeline.planner import today
 from dataagent.agent.pipeline.state import (
     MAX_REVISIONS,
@@ -81,9 +81,11 @@ async def _offline(
     ctx: AppContext, prepared: PreparedAnswer, offline_only: bool, replying: bool
 ) -> OfflineAnswer | None:
     """The offline planner's plan when it answers this question: always in offline mode;
-    in pipeline mode on the fast path, when it is confident (and the question does not reply
-    to a clarification, which only the model reads)."""
-    if not offline_only and (not ctx.settings.offline_fast_path or replying):
+    in pipeline mode on the fast path, when it is confident (and the question neither
+    replies to a clarification nor leans on the conversation before it, which only the
+    model reads)."""
+    follow_up = bool(prepared.earlier) and refers_back(prepared.question)
+    if not offline_only and (not ctx.settings.offline_fast_path or replying or follow_up):
         return None
     found = await plan_offline(ctx, prepared.scope, prepared.question, today(ctx.settings))
     if offline_only:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,15 @@ from dataagent.agent.tools import ToolScope
 from dataagent.semantic.plan import Filter, QueryPlan
 from dataagent.services import ontologies
 from dataagent.services.context import AppContext
+
+# Words by which a question leans on the conversation before it ("now show it per store",
+# "same for 2024"): the offline planner reads one question alone, so the fast path leaves
+# such a question of a conversation to the model. ("this" is left out: "this year".)
+_BACK_REFERENCE = re.compile(
+    r"\b(it|its|that|those|these|them|they|their|same|instead|also|again|previous|above"
+    r"|what about|how about|and)\b",
+    re.IGNORECASE,
+)
 
 # Rows the narrative names, and rows its table shows.
 NAMED_ROWS = 3
@@ -38,6 +48,11 @@ async def plan_offline(
     async with ctx.database.session() as session:
         values = await ontologies.value_index(session, scope.ontology.id)
     return plan_question(question, scope.model, values, today=today)
+
+
+def refers_back(question: str) -> bool:
+    """Whether the question leans on what was said before it (see `_BACK_REFERENCE`)."""
+    return _BACK_REFERENCE.search(question) is not None
 
 
 def plan_artifact(question: str, offline: OfflinePlan) -> PlanArtifact:
@@ -83,24 +98,29 @@ def abstention_text(offline: OfflinePlan) -> str:
 def narrative(offline: OfflinePlan, results: Sequence[StepResult]) -> str:
     """The answer's text from the main result, with no model."""
     main = next((r for r in reversed(results) if r.sql_result is not None and not r.error), None)
-    read_as = _read_as(offline)
+    read_as = read_as_words(offline.understood)
     if main is None or main.sql_result is None:
         failed = next((r.error for r in results if r.error), None)
         why = f": {failed}" if failed else "."
-        return f"I read the question as {read_as}, but its query did not run{why}"
+        return f"I read the question as **{read_as}**, but its query did not run{why}"
     sql = main.sql_result
     if not sql.rows:
-        return f"No rows match {read_as}."
+        return f"No rows match **{read_as}**."
     if len(sql.rows) == 1:
-        return f"{_single_row(sql)}\n\n_Read as {read_as}._"
+        return f"{_single_row(sql)}\n\n_Read as: {read_as}._"
     return _many_rows(sql, read_as)
 
 
-def _read_as(offline: OfflinePlan) -> str:
-    phrases = [p for p in offline.understood if p.strip()]
+def read_as_words(understood: Sequence[str]) -> str:
+    """What the planner understood as one phrase: the measure, its groupings ("by ..."),
+    then the rest ("net revenue by region, 2025")."""
+    phrases = [p.strip() for p in understood if p.strip()]
     if not phrases:
         return "the plan shown in the details"
-    return ", ".join(f"**{p}**" for p in phrases)
+    groupings = [p for p in phrases if p.lower().startswith(("by ", "per "))]
+    others = [p for p in phrases if p not in groupings]
+    head = " ".join(others[:1] + groupings)
+    return ", ".join([head, *others[1:]])
 
 
 def _single_row(sql: SqlResult) -> str:
@@ -113,7 +133,7 @@ def _single_row(sql: SqlResult) -> str:
 
 def _many_rows(sql: SqlResult, read_as: str) -> str:
     count = f"{sql.row_count:,}"
-    parts = [f"{count} rows for {read_as}."]
+    parts = [f"**{read_as[:1].upper()}{read_as[1:]}**: {count} rows."]
     labels = [i for i, c in enumerate(sql.columns) if _is_label_column(sql.rows, i)]
     numbers = [i for i in range(len(sql.columns)) if i not in labels]
     if labels and numbers and _descending(sql.rows, numbers[0]):

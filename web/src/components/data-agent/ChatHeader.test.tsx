@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { makeChat, renderWithTheme } from '../../test/render';
-import ChatHeader from './ChatHeader';
+import ChatHeader, { BUILT_IN_PLANNER } from './ChatHeader';
 
 describe('ChatHeader', () => {
   const chat = makeChat({ name: 'Revenue by region' });
@@ -13,9 +13,17 @@ describe('ChatHeader', () => {
     expect(screen.getByText('OpenAI · gpt-4o-mini')).toBeInTheDocument();
   });
 
-  it('says when no model is configured', () => {
+  it('says the built-in planner answers when no model is configured', () => {
     renderWithTheme(<ChatHeader chat={chat} ontologyName={null} modelLabel={null} />);
-    expect(screen.getByText('No model configured')).toBeInTheDocument();
+    expect(screen.getByText(BUILT_IN_PLANNER)).toBeInTheDocument();
+    expect(screen.getByTitle(/No model is configured/)).toBeInTheDocument();
+  });
+
+  it('says the built-in planner answers an offline chat, even with a model', () => {
+    const offline = makeChat({ agentMode: 'offline' });
+    renderWithTheme(<ChatHeader chat={offline} ontologyName="Sales" modelLabel="OpenAI · gpt-4o-mini" />);
+    expect(screen.getByText(BUILT_IN_PLANNER)).toBeInTheDocument();
+    expect(screen.queryByText('OpenAI · gpt-4o-mini')).toBeNull();
   });
 
   it('opens the chat list from its menu button', async () => {

@@ -11,7 +11,8 @@ import type { ChatSummary } from '../../types';
 export interface ChatHeaderProps {
   chat: ChatSummary;
   ontologyName: string | null;
-  /** "Provider · model" in use for this chat; null when no model is configured. */
+  /** "Provider · model" in use for this chat; null when no model is configured (then the
+   * built-in planner answers, as it does in an `offline` chat). */
   modelLabel: string | null;
   /** Shown below the `md` breakpoint: opens the chat list drawer. */
   onOpenSidebar?: () => void;
@@ -19,7 +20,14 @@ export interface ChatHeaderProps {
   actions?: ReactNode;
 }
 
-/** The chat's name, its ontology and the model answering. */
+export const BUILT_IN_PLANNER = 'Built-in planner (no model)';
+const BUILT_IN_PLANNER_NO_MODEL =
+  'No model is configured: answers come from the built-in planner, which answers questions the ' +
+  'semantic model makes unambiguous.';
+const BUILT_IN_PLANNER_CHOSEN =
+  'This chat answers with the built-in planner and makes no model calls.';
+
+/** The chat's name, its ontology and the model answering (or the built-in planner). */
 export default function ChatHeader({ chat, ontologyName, modelLabel, onOpenSidebar, actions }: ChatHeaderProps) {
   return (
     <Box
@@ -71,15 +79,26 @@ export default function ChatHeader({ chat, ontologyName, modelLabel, onOpenSideb
               sx={{ maxWidth: 220 }}
             />
           )}
-          <Chip
-            icon={<SmartToyOutlinedIcon />}
-            label={modelLabel ?? 'No model configured'}
-            size="small"
-            variant="outlined"
-            color={modelLabel ? 'default' : 'warning'}
-            title={modelLabel ? `Model: ${modelLabel}` : 'No model configured'}
-            sx={{ maxWidth: 260 }}
-          />
+          {modelLabel && chat.agentMode !== 'offline' ? (
+            <Chip
+              icon={<SmartToyOutlinedIcon />}
+              label={modelLabel}
+              size="small"
+              variant="outlined"
+              title={`Model: ${modelLabel}`}
+              sx={{ maxWidth: 260 }}
+            />
+          ) : (
+            <Chip
+              icon={<SmartToyOutlinedIcon />}
+              label={BUILT_IN_PLANNER}
+              size="small"
+              variant="outlined"
+              color="info"
+              title={modelLabel ? BUILT_IN_PLANNER_CHOSEN : BUILT_IN_PLANNER_NO_MODEL}
+              sx={{ maxWidth: 260 }}
+            />
+          )}
         </Box>
       </Box>
       {actions}

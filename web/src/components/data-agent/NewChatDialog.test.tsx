@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderWithTheme } from '../../test/render';
 import type { OntologySummary, ProviderView } from '../../types';
-import NewChatDialog, { type NewChatDialogProps } from './NewChatDialog';
+import NewChatDialog, { AGENT_MODES, BUILT_IN_PLANNER_NOTE, type NewChatDialogProps } from './NewChatDialog';
 
 const onto = (id: string, name: string, status = 'ready'): OntologySummary => ({
   id,
@@ -83,10 +83,25 @@ describe('NewChatDialog', () => {
     expect(screen.getByRole('button', { name: 'Create' })).toBeDisabled();
   });
 
-  it('warns when no model is configured', () => {
-    setup({ providers: [] });
+  it('sends the chosen answer mode, the built-in planner among them', async () => {
+    const { props, user } = setup({ ontologies: [onto('o1', 'Sales')] });
+    const mode = screen.getByRole('combobox', { name: /Answer mode/ });
+    expect(mode).toHaveTextContent("Default (the server's)");
+    await user.click(mode);
+    const options = within(screen.getByRole('listbox')).getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(["Default (the server's)", ...AGENT_MODES.map((m) => m.label)]);
+    await user.click(screen.getByRole('option', { name: /Built-in planner/ }));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(props.onCreate).toHaveBeenCalledWith({ ontologyId: 'o1', agentMode: 'offline' });
+  });
+
+  it('says the built-in planner answers when no model is configured', async () => {
+    const { props, user } = setup({ providers: [], ontologies: [onto('o1', 'Sales')] });
     expect(screen.queryByRole('combobox', { name: /Model/ })).toBeNull();
-    expect(screen.getByText(/No model is configured/)).toBeInTheDocument();
+    expect(screen.getByText(BUILT_IN_PLANNER_NOTE)).toBeInTheDocument();
+    // The chat can be created, and its questions will be answered.
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(props.onCreate).toHaveBeenCalledWith({ ontologyId: 'o1' });
   });
 
   it('closes on Cancel and on Escape', async () => {

@@ -8,13 +8,27 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useAsyncAction } from '../common/useAsyncAction';
-import type { OntologySummary, ProviderView } from '../../types';
+import type { AgentMode, OntologySummary, ProviderView } from '../../types';
 
 export interface NewChatInput {
   ontologyId: string;
   name?: string;
   llmProvider?: string;
+  agentMode?: AgentMode;
 }
+
+/** The answer modes a chat may be created in, as the dialog names them. */
+export const AGENT_MODES: { id: AgentMode; label: string }[] = [
+  { id: 'pipeline', label: 'Pipeline: plan, query, verify, explain' },
+  { id: 'react', label: 'Agent loop: the model calls tools' },
+  { id: 'offline', label: 'Built-in planner: no model calls' },
+];
+
+/** What the page says when no model is configured: questions still get answers. */
+export const BUILT_IN_PLANNER_NOTE =
+  'No model is configured: answers come from the built-in planner, which answers questions ' +
+  'the semantic model makes unambiguous (totals, breakdowns, top N, date ranges). Configure a ' +
+  'model for everything else.';
 
 export interface NewChatDialogProps {
   open: boolean;
@@ -48,6 +62,7 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
   const [chosenOntology, setChosenOntology] = useState('');
   const [name, setName] = useState('');
   const [provider, setProvider] = useState('');
+  const [mode, setMode] = useState<AgentMode | ''>('');
   const { busy, error: failure, run } = useAsyncAction('Could not create the chat.');
 
   // Exactly one ready ontology: it is the choice (also when the list arrives after opening).
@@ -65,6 +80,7 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
     const input: NewChatInput = { ontologyId };
     if (name.trim()) input.name = name.trim();
     if (providerId) input.llmProvider = providerId;
+    if (mode) input.agentMode = mode;
     await run(() => onCreate(input));
   };
 
@@ -107,26 +123,42 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
         />
 
         {providers.length > 0 ? (
-          <TextField
-            select
-            label="Model"
-            value={providerId}
-            onChange={(e) => setProvider(e.target.value)}
-            fullWidth
-            helperText="The model that answers in this chat"
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          >
-            <MenuItem value="">Default ({defaultProvider ? providerLabel(defaultProvider) : 'none'})</MenuItem>
-            {providers.map((p) => (
-              <MenuItem key={p.id} value={p.id}>
-                {providerLabel(p)}
-              </MenuItem>
-            ))}
-          </TextField>
+          <>
+            <TextField
+              select
+              label="Model"
+              value={providerId}
+              onChange={(e) => setProvider(e.target.value)}
+              fullWidth
+              helperText="The model that answers in this chat"
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">Default ({defaultProvider ? providerLabel(defaultProvider) : 'none'})</MenuItem>
+              {providers.map((p) => (
+                <MenuItem key={p.id} value={p.id}>
+                  {providerLabel(p)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label="Answer mode"
+              value={mode}
+              onChange={(e) => setMode(e.target.value as AgentMode | '')}
+              fullWidth
+              helperText="How questions in this chat are answered"
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">Default (the server's)</MenuItem>
+              {AGENT_MODES.map((m) => (
+                <MenuItem key={m.id} value={m.id}>
+                  {m.label}
+                </MenuItem>
+              ))}
+            </TextField>
+          </>
         ) : (
-          <Alert severity="warning">
-            No model is configured: the chat can be created, but questions need a model.
-          </Alert>
+          <Alert severity="info">{BUILT_IN_PLANNER_NOTE}</Alert>
         )}
 
         {shownError && <Alert severity="error">{shownError}</Alert>}
