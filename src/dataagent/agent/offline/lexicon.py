@@ -219,8 +219,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
     lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
-        for text in (m.name, m.label or "", *m.synonyms):
-            for form in _forms(name_words(text)):
+        for said in (name_words(m.name), words(m.label or ""), *map(words, m.synonyms)):
+            for form in _forms(said):
                 lexicon.add(form, sense)
     for d in model.datasets:
         entity = words(_entity(d))
@@ -229,12 +229,15 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
         one = words(singular(" ".join(entity)))
         for f in d.fields:
             sense = Sense("field", f"{d.name}.{f.name}")
-            for text in (f.name, f.label or ""):
-                said = name_words(text)
+            for said in (name_words(f.name), words(f.label or "")):
                 for form in _forms(said):
                     lexicon.add(form, sense)
                 if said[: len(one)] != one:
                     for form in _forms([*one, *said]):
+                        lexicon.add(form, sense)
+                elif said[len(one) :] in (["id"], ["name"]):
+                    # `CountryName` is also "the name" of a country, `ContId` "the id".
+                    for form in _forms(said[len(one) :]):
                         lexicon.add(form, sense)
         for f in d.fields:
             if f.data_type is DataType.BOOLEAN:

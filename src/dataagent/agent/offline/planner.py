@@ -437,10 +437,15 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     extra_aggs: list[Aggregation] = []
     dated = any(item.kind in ("date", "grain") for item in items)
 
+    previous_end = 0
     for k, item in enumerate(items):
         kind = item.kind
+        gap = item.start - previous_end
+        previous_end = item.end
         if kind == "conj":
             continue
+        if kind == "term" and gap > 1:
+            grouping = False  # "for each singer, what is the total": the grouping ended
         if kind != "term":
             grouping = grouping and kind in ("grain", "agg")
             attribute = False
@@ -915,11 +920,6 @@ def _apply_values(
                 "(a plan cannot group 'the others' into one row)"
             )
             continue
-        homes = draft.homes()
-        if negated and homes and not any(dataset in draft.lexicon.distances(h) for h in homes):
-            # "channels that have no cartoon by Ben Jones": NOT EXISTS, not a filter.
-            draft.unknown(f"not {' or '.join(said)}")
-            continue
         if len(said) == 1:
             op = "!=" if negated else "="
             draft.filters.append(Filter(field=target, op=op, value=said[0]))
@@ -931,6 +931,8 @@ def _apply_values(
 
 def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listing: bool) -> None:
     homes = set(draft.homes())
+    listed: set[str] = set()
+    reach = draft.lexicon.distances
     for item in subjects:
         sense = _as_grouping(draft, item, named)
         if sense is None:
@@ -938,8 +940,13 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
             continue
         if draft.values and sense.kind == "dataset" and sense.name in homes:
             continue  # "revenue of order lines": where the value comes from
+        if sense.kind == "dataset" and (
+            sense.name in listed or any(d in reach(sense.name) for d in listed)
+        ):
+            continue  # "the names of singers that have songs": whose, not a column
         if listing or not draft.values:
             draft.add_dimension(_dimension_of(draft, sense))
+            listed.add(sense.dataset)
             continue
         reach = draft.lexicon.distances
         if draft.having and any(
@@ -1248,6 +1255,38 @@ def _bridged(draft: _Draft) -> None:
                 return
 
 
+def _degenerate(draft: _Draft) -> None:
+    """Conditions a plan would answer with nonsense: a HAVING with nothing grouped ("how
+    many countries have more than 2 makers" counts countries per group first), a count of
+    the rows of each record of the same dataset (always 1)."""
+    if draft.having and not draft.dimensions:
+        draft.unknown("with more than (a count of groups)")
+    keys = {
+        f"{d.name}.{f.name}" for d in draft.model.datasets for f in d.fields if f.is_primary_key
+    }
+    grouped = {d.field for d in draft.dimensions}
+    for m in draft.measures:
+        dataset = m.field.split(".")[0]
+        if (
+            m.field.endswith(".*")
+            and any(g in keys and g.split(".")[0] == dataset for g in grouped)
+            and draft.having
+        ):
+            draft.unknown(f"more than ... {dataset} per {dataset}")
+
+
+def _negations(draft: _Draft) -> None:
+    """'Students who do not have a cat': a negation through a one-to-many join is NOT
+    EXISTS, which no plan says; a filter there would keep students with a dog."""
+    used = set(draft.homes()) | {d.field.split(".")[0] for d in draft.dimensions}
+    for f in draft.filters:
+        if not isinstance(f, Filter) or f.op not in ("!=", "not_in"):
+            continue
+        owner = f.field.split(".")[0]
+        if any(owner not in draft.lexicon.distances(d) for d in used):
+            draft.unknown(f"not {f.value}")
+
+
 def _parallel_joins(draft: _Draft) -> None:
     """Two datasets joined by two relationships (a friend's two people): which one the
     question means is not said."""
@@ -1312,6 +1351,8 @@ def _plan(
     _one_row_each(draft)
     _parallel_joins(draft)
     _bridged(draft)
+    _degenerate(draft)
+    _negations(draft)
     plan: QueryPlan | None = None
     if not (draft.metrics or draft.measures or draft.dimensions):
         draft.confidence = 0.0
