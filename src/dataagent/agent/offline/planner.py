@@ -151,10 +151,12 @@ class _Draft:
         self.understood.append(value.label + (" (share of total)" if share else ""))
         return value
 
-    def add_measure(self, target: str, aggregation: Aggregation, label: str) -> _Value:
+    def add_measure(
+        self, target: str, aggregation: Aggregation, label: str, alias: str | None = None
+    ) -> _Value:
         dataset, _, column = target.partition(".")
         word = _ALIAS_WORDS[aggregation]
-        alias = f"number_of_{dataset}" if column == "*" else f"{word}_{column}"
+        alias = alias or (f"number_of_{dataset}" if column == "*" else f"{word}_{column}")
         existing = next((v for v in self.values if v.key == alias), None)
         if existing is not None:
             return existing
@@ -342,6 +344,13 @@ def _measure_of(
             not metrics or _rows_rather_than_metric(draft, datasets[0], metrics[0], s)
         ):
             dataset = datasets[0].name
+            found = draft.model.dataset(dataset)
+            keys = [f.name for f in found.fields if f.is_primary_key] if found else []
+            if agg == "count_distinct" and len(keys) == 1:
+                # "how many different products were ordered": each product once.
+                said = f"number of different {item.text.lower()}"
+                alias = f"number_of_different_{dataset}"
+                return draft.add_measure(f"{dataset}.{keys[0]}", "count_distinct", said, alias)
             return draft.add_measure(f"{dataset}.*", "count", f"number of {item.text.lower()}")
         if metrics:
             return draft.add_metric(metrics[0].name)
@@ -365,8 +374,9 @@ def _measure_of(
     if numeric:
         sense = _pick(draft, numeric, named, item.text)
         _, f = draft.lexicon.field_of(sense.name)
-        said = set(words(f.name))
-        additive = f.data_type is DataType.INTEGER or bool(said & ADDITIVE and not said & AVERAGED)
+        parts = set(words(f.name))
+        summable = bool(parts & ADDITIVE) and not parts & AVERAGED
+        additive = f.data_type is DataType.INTEGER or summable
         draft.doubt(GUESS, f"'{item.text}' read as its total")
         if not additive:
             draft.doubt(AMBIGUOUS)
@@ -1244,7 +1254,8 @@ def _categorical(draft: _Draft, dataset: Dataset, name: str) -> bool:
 def _bridged(draft: _Draft) -> None:
     """A value grouped or filtered by a dataset it meets only through a third, many to many
     (a shop's employees through its hirings): what is counted is not said."""
-    homes = [v.dataset for v in draft.values if v.dataset]
+    distinct = {m.alias for m in draft.measures if m.aggregation == "count_distinct"}
+    homes = [v.dataset for v in draft.values if v.dataset and v.key not in distinct]
     others = {d.field.split(".")[0] for d in draft.dimensions}
     others |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
     for home in homes:
