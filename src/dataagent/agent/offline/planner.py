@@ -924,7 +924,9 @@ def _plan(
     question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
 ) -> OfflinePlan:
     lexicon = lexicon_of(model)
-    index = values if values is not None else ValueIndex.from_model(model)
+    index = values if values is not None and len(values) else ValueIndex.from_model(model)
+    if values is not None and index is not values:
+        index.extents = dict(values.extents)  # an index built before values were read
     s = scan(question, lexicon, index, today)
     draft = Draft(lexicon, index=index)
     for word in s.unknown:
