@@ -22,17 +22,31 @@ def one_row_each(draft: Draft) -> None:
         return
     grouped = [d for d in draft.dimensions if not d.time_grain]
     owners = {d.field.split(".")[0] for d in grouped}
-    if len(owners) != 1 or len(grouped) != len(draft.dimensions):
+    if len(grouped) != len(draft.dimensions):
         return
-    dataset = draft.model.dataset(owners.pop())
+    if draft.row_owner is not None:
+        # "the names of poker players": one row per poker player, with its person's name.
+        owner = draft.row_owner
+        if not all(o in draft.lexicon.distances(owner) for o in owners):
+            return
+    elif len(owners) == 1:
+        owner = owners.pop()
+    else:
+        return
+    dataset = draft.model.dataset(owner)
     assert dataset is not None
     keys = [f for f in dataset.fields if f.is_primary_key]
     if len(keys) != 1 or any(d.field == f"{dataset.name}.{keys[0].name}" for d in grouped):
         return
-    if all(_categorical(draft, dataset, d.field.split(".")[1]) for d in grouped):
+    if draft.row_owner is None and all(
+        _categorical(draft, dataset, d.field.split(".")[1]) for d in grouped
+    ):
         return
     draft.row_key = f"{dataset.name}.{keys[0].name}"
-    draft.dimensions.append(Dimension(field=draft.row_key))
+    # First, so the rows are the owner's (the compiler starts its joins there).
+    draft.dimensions.insert(
+        0 if draft.row_owner else len(draft.dimensions), Dimension(field=draft.row_key)
+    )
 
 
 def _categorical(draft: Draft, dataset: Dataset, name: str) -> bool:

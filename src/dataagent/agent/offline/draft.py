@@ -78,7 +78,9 @@ class Draft:
     sorts: list[tuple[str, str]] = field(default_factory=list)  # asked for: (output, direction)
     direction: str | None = None  # "in descending order", said of the listed values
     distinct: bool = False  # "the distinct values": no row per record
-    row_key: str | None = None  # a key listed to keep one row per record, not to order by
+    row_key: str | None = None
+    row_owner: str | None = None  # the dataset whose records a list is of, when not its columns'
+    # a key listed to keep one row per record, not to order by
     sample: bool = False  # some rows of a dataset, in no particular order
     breakdown: str | None = None  # a question it can answer instead ("compare with the others")
 
@@ -167,7 +169,11 @@ def named_datasets(s: Scan) -> set[str]:
     for item in s.items:
         if item.kind == "term":
             kinds = {sense.kind for sense in item.senses}
-            datasets = {sense.dataset for sense in item.senses if sense.kind != "metric"}
+            datasets = {
+                sense.dataset
+                for sense in item.senses
+                if sense.kind != "metric" and not sense.generic
+            }
             if "dataset" in kinds or len(datasets) == 1:
                 named |= datasets
     return named
@@ -199,6 +205,11 @@ def closest(draft: Draft, candidates: list[str], named: set[str]) -> tuple[list[
 
 
 def pick(draft: Draft, senses: list[Sense], named: set[str], what: str) -> Sense:
+    """The sense of a word the question means (see `closest`); a doubt when unclear."""
+    if all(s.generic for s in senses) and not any(s.dataset in named for s in senses):
+        # "the names" when no dataset said holds one: whose names is not said.
+        draft.doubt(AMBIGUOUS, f"'{what}' of what is not said")
+        return senses[0]
     if len(senses) == 1:
         return senses[0]
     names = [s.name for s in senses]

@@ -39,6 +39,7 @@ class Sense:
     kind: SenseKind
     name: str
     negated: bool = False  # a true-or-false field said in the negative ("inactive")
+    generic: bool = False  # said by a word any dataset may use ("name", "id")
 
     @property
     def dataset(self) -> str:
@@ -237,8 +238,9 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
                         lexicon.add(form, sense)
                 elif said[len(one) :] in (["id"], ["name"]):
                     # `CountryName` is also "the name" of a country, `ContId` "the id".
+                    general = Sense("field", sense.name, generic=True)
                     for form in _forms(said[len(one) :]):
-                        lexicon.add(form, sense)
+                        lexicon.add(form, general)
         for f in d.fields:
             if f.data_type is DataType.BOOLEAN:
                 _add_flag(lexicon, d, f)

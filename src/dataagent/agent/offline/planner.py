@@ -748,7 +748,11 @@ def _apply_subjects(draft: Draft, subjects: list[Item], named: set[str], listing
         if sense.kind == "dataset" and (
             sense.name in listed or any(d in reach(sense.name) for d in listed)
         ):
-            continue  # "the names of singers that have songs": whose, not a column
+            # "the names of singers that have songs": whose, not a column.
+            filtered = any(f.field.startswith(f"{sense.name}.") for f in draft.filters)
+            if sense.name not in listed and not filtered and not draft.values:
+                draft.row_owner = sense.name  # "the names of poker players": the players'
+            continue
         if listing or not draft.values:
             draft.add_dimension(_dimension_of(draft, sense))
             listed.add(sense.dataset)
