@@ -9,11 +9,12 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from dataagent.ontology.values import words
 from dataagent.semantic.generation import humanise
@@ -193,6 +194,11 @@ _CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
+def _forget(cache: dict[int, Any], key: int, _: object) -> None:
+    """Drop a collected model's lexicon (the cache is bound now: at exit the global is gone)."""
+    cache.pop(key, None)
+
+
 def lexicon_of(model: SemanticModel) -> Lexicon:
     """The model's lexicon, built once per model object while it lives (a model is not
     changed in place once loaded)."""
@@ -203,7 +209,7 @@ def lexicon_of(model: SemanticModel) -> Lexicon:
             return cached[1]
     lexicon = build_lexicon(model)
     with _CACHE_LOCK:
-        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+        _CACHE[key] = (weakref.ref(model, functools.partial(_forget, _CACHE, key)), lexicon)
     return lexicon
 
 
