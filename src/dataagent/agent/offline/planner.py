@@ -190,26 +190,21 @@ def _rows_rather_than_metric(draft: Draft, dataset: Sense, metric: Sense, s: Sca
     if m.dataset == dataset.name:
         return False
     reach = draft.lexicon.distances(dataset.name)
-    mentioned: set[str] = set()
-    for item in s.items if s is not None else []:
-        if item.kind == "term" and item.senses is not None:
-            if any(sense.name == dataset.name for sense in item.senses):
-                continue
-            mentioned |= {sense.dataset for sense in item.senses if sense.kind != "metric"}
-        if item.kind == "value" and item.match is not None:
-            mentioned |= {v.dataset for v in item.match.values}
-    if any(item.kind in ("date", "grain") for item in (s.items if s is not None else [])):
-        dated = {
-            name
-            for name in reach
-            if draft.model.dataset(name)
-            and draft.lexicon.date_fields(
-                draft.model.dataset(name)  # type: ignore[arg-type]
-            )
-        }
-        if not dated:
+    items = s.items if s is not None else []
+    for item in items:
+        # Each word said must be reachable in one of its senses ("cities": the customers').
+        if item.kind == "term" and not any(sense.name == dataset.name for sense in item.senses):
+            owners = {sense.dataset for sense in item.senses if sense.kind != "metric"}
+            if owners and not owners & set(reach):
+                return False
+        values = item.match.values if item.kind == "value" and item.match else ()
+        if values and not {v.dataset for v in values} & set(reach):
             return False
-    return all(name in reach for name in mentioned if name)
+    if any(item.kind in ("date", "grain") for item in items):
+        found = (draft.model.dataset(name) for name in reach)
+        if not any(d is not None and draft.lexicon.date_fields(d) for d in found):
+            return False  # "customers per month": of the metric's dates
+    return True
 
 
 def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
@@ -239,6 +234,8 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
     sample = False
     agg_item: Item | None = None
     sorting: Item | None = None
+    attributes: list[str] = []  # columns asked for "with their ...", after what is listed
+    last_group: tuple[Item, Sense] | None = None
     extra_aggs: list[Aggregation] = []
     dated = any(item.kind in ("date", "grain") for item in items)
 
@@ -376,7 +373,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
         if attribute:
             fields = [sense for sense in item.senses if sense.kind == "field"]
             if fields:
-                draft.add_dimension(pick(draft, fields, named, item.text).name)
+                attributes.append(pick(draft, fields, named, item.text).name)
                 continue
         if grouping and _averaged_per_row(draft, item):
             continue  # "average quantity per order line": the lines are what is averaged
@@ -404,7 +401,20 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                     continue
                 draft.unknown(item.text)
                 continue
+            if last_group is not None and last_group[0].end == item.start:
+                # "by product category": the category of the product, one grouping.
+                before = last_group[1]
+                parent = grouping_sense.dataset != before.name
+                if (
+                    before.kind == "dataset"
+                    and parent
+                    and grouping_sense.dataset in (draft.lexicon.distances(before.name))
+                ):
+                    field_before = _dimension_of(draft, before)
+                    draft.dimensions = [d for d in draft.dimensions if d.field != field_before]
+                    draft.within = [w for w in draft.within if w != field_before]
             alias = draft.add_dimension(_dimension_of(draft, grouping_sense))
+            last_group = (item, grouping_sense)
             if within_group or (top is not None and top_subject is not None):
                 draft.within.append(alias)
             continue
@@ -521,6 +531,8 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
     _apply_values(draft, values, subjects, others)
     _apply_comparisons(draft, items, comparisons, named)
     _apply_subjects(draft, subjects, named, listing or top is not None)
+    for name in attributes:
+        draft.add_dimension(name)
     apply_dates(draft, s, dates, today)
     if top is not None:
         _apply_top(draft, top, ranking, top_subject)
