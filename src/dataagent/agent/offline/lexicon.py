@@ -9,11 +9,12 @@ from the rest of the question.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from dataagent.ontology.values import words
 from dataagent.semantic.generation import humanise
@@ -39,6 +40,7 @@ class Sense:
     kind: SenseKind
     name: str
     negated: bool = False  # a true-or-false field said in the negative ("inactive")
+    generic: bool = False  # said by a word any dataset may use ("name", "id")
 
     @property
     def dataset(self) -> str:
@@ -192,6 +194,11 @@ _CACHE: dict[int, tuple[weakref.ref[SemanticModel], Lexicon]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
+def _forget(cache: dict[int, Any], key: int, _: object) -> None:
+    """Drop a collected model's lexicon (the cache is bound now: at exit the global is gone)."""
+    cache.pop(key, None)
+
+
 def lexicon_of(model: SemanticModel) -> Lexicon:
     """The model's lexicon, built once per model object while it lives (a model is not
     changed in place once loaded)."""
@@ -202,7 +209,7 @@ def lexicon_of(model: SemanticModel) -> Lexicon:
             return cached[1]
     lexicon = build_lexicon(model)
     with _CACHE_LOCK:
-        _CACHE[key] = (weakref.ref(model, lambda _: _CACHE.pop(key, None)), lexicon)
+        _CACHE[key] = (weakref.ref(model, functools.partial(_forget, _CACHE, key)), lexicon)
     return lexicon
 
 
@@ -219,8 +226,8 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
     lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
-        for text in (m.name, m.label or "", *m.synonyms):
-            for form in _forms(name_words(text)):
+        for said in (name_words(m.name), words(m.label or ""), *map(words, m.synonyms)):
+            for form in _forms(said):
                 lexicon.add(form, sense)
     for d in model.datasets:
         entity = words(_entity(d))
@@ -229,13 +236,17 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
         one = words(singular(" ".join(entity)))
         for f in d.fields:
             sense = Sense("field", f"{d.name}.{f.name}")
-            for text in (f.name, f.label or ""):
-                said = name_words(text)
+            for said in (name_words(f.name), words(f.label or "")):
                 for form in _forms(said):
                     lexicon.add(form, sense)
                 if said[: len(one)] != one:
                     for form in _forms([*one, *said]):
                         lexicon.add(form, sense)
+                elif said[len(one) :] in (["id"], ["name"]):
+                    # `CountryName` is also "the name" of a country, `ContId` "the id".
+                    general = Sense("field", sense.name, generic=True)
+                    for form in _forms(said[len(one) :]):
+                        lexicon.add(form, general)
         for f in d.fields:
             if f.data_type is DataType.BOOLEAN:
                 _add_flag(lexicon, d, f)

@@ -74,7 +74,6 @@ GROUPING = frozenset(
         ("grouped", "by"),
         ("group", "by"),
         ("breakdown", "by"),
-        ("for", "all"),
     }
 )
 

@@ -325,6 +325,17 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"filters": [{"field": "products.unit_margin", "op": "<", "value": 0.0}]},
     ),
     ("show a few orders", {"limit": 10, "order": []}),
+    ("gross margin by product category", {"dimensions": [{"field": "categories.name"}]}),
+    (
+        "list products in the Audio category with their list price",
+        {
+            "dimensions": [
+                {"field": "products.name"},
+                {"field": "products.unit_price"},
+                {"field": "products.id"},
+            ]
+        },
+    ),
 ]
 
 
