@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from dataagent.ontology.values import words
+from dataagent.semantic.generation import humanise
 from dataagent.semantic.model import Cardinality, Dataset, DataType, Field_, SemanticModel
 from dataagent.semantic.nouns import plural, singular
 
@@ -38,6 +39,7 @@ class Sense:
     kind: SenseKind
     name: str
     negated: bool = False  # a true-or-false field said in the negative ("inactive")
+    generic: bool = False  # said by a word any dataset may use ("name", "id")
 
     @property
     def dataset(self) -> str:
@@ -100,12 +102,14 @@ class Lexicon:
         one = words(singular(_entity(dataset)))
 
         def rank(f: Field_) -> int:
-            tokens = words(f.name)
+            tokens = name_words(f.name)
             label = words(f.label or "")
             if f.name.lower() in NAMING:
                 return 0
             if label and label[-1] == "name" and label[:-1] == one:
                 return 1
+            if tokens == one and f.data_type is DataType.VARCHAR:
+                return 1  # airlines.Airline
             if "full" in tokens and "name" in tokens:
                 return 2
             if any(t in NAMING for t in tokens) and f.data_type is DataType.VARCHAR:
@@ -118,12 +122,18 @@ class Lexicon:
         return [
             f
             for f in dataset.fields
-            if f.data_type in TEMPORAL and not set(words(f.name)) & SIDE_DATES
+            if f.data_type in TEMPORAL and not set(name_words(f.name)) & SIDE_DATES
         ]
 
 
+def name_words(identifier: str) -> list[str]:
+    """The words of a name as people say them: `PlaylistTrack` -> playlist track,
+    `unit_price` -> unit price."""
+    return words(humanise(identifier)) if identifier else []
+
+
 def _entity(dataset: Dataset) -> str:
-    parts = words(dataset.name.replace("_", " "))
+    parts = name_words(dataset.name)
     if len(parts) > 1 and parts[0] in TABLE_PREFIXES:
         parts = parts[1:]
     return " ".join(parts)
@@ -140,7 +150,7 @@ def _forms(phrase: list[str]) -> set[tuple[str, ...]]:
 def _add_flag(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A true-or-false field by its word ("active", from `is_active`), and its negatives."""
     for text in (f.name, f.label or ""):
-        said = words(text.replace("_", " "))
+        said = name_words(text)
         if len(said) > 1 and said[0] in ("is", "has", "was"):
             said = said[1:]
         if len(said) != 1:
@@ -160,10 +170,12 @@ PARTICLES = ("up", "in", "out", "off")
 def _add_event(lexicon: Lexicon, dataset: Dataset, f: Field_) -> None:
     """A date field by the event it dates: `opened_on` is when a store "opened" ("open"),
     `signup_date` when a customer "signed up" (a "signup")."""
-    said = [w for w in words(f.name.replace("_", " ")) if w not in DATE_WORDS]
+    said = [w for w in name_words(f.name) if w not in DATE_WORDS]
     if len(said) != 1 or len(said[0]) < 4:
         return
     word = said[0]
+    if not word.endswith("ed") and not word.endswith(PARTICLES):
+        return  # "tourney_date" dates a tourney, it names no event
     sense = Sense("field", f"{dataset.name}.{f.name}")
     forms: set[tuple[str, ...]] = {(word,), (word + "s",)}
     if word.endswith("ed"):
@@ -208,23 +220,27 @@ def build_lexicon(model: SemanticModel) -> Lexicon:
     lexicon.parallel = {pair for pair, count in pairs.items() if count > 1}
     for m in model.metrics:
         sense = Sense("metric", m.name)
-        for text in (m.name, m.label or "", *m.synonyms):
-            for form in _forms(words(text.replace("_", " "))):
+        for said in (name_words(m.name), words(m.label or ""), *map(words, m.synonyms)):
+            for form in _forms(said):
                 lexicon.add(form, sense)
     for d in model.datasets:
         entity = words(_entity(d))
-        for form in _forms(entity) | _forms(words(d.name.replace("_", " "))):
+        for form in _forms(entity) | _forms(name_words(d.name)):
             lexicon.add(form, Sense("dataset", d.name))
         one = words(singular(" ".join(entity)))
         for f in d.fields:
             sense = Sense("field", f"{d.name}.{f.name}")
-            for text in (f.name, f.label or ""):
-                said = words(text.replace("_", " "))
+            for said in (name_words(f.name), words(f.label or "")):
                 for form in _forms(said):
                     lexicon.add(form, sense)
                 if said[: len(one)] != one:
                     for form in _forms([*one, *said]):
                         lexicon.add(form, sense)
+                elif said[len(one) :] in (["id"], ["name"]):
+                    # `CountryName` is also "the name" of a country, `ContId` "the id".
+                    general = Sense("field", sense.name, generic=True)
+                    for form in _forms(said[len(one) :]):
+                        lexicon.add(form, general)
         for f in d.fields:
             if f.data_type is DataType.BOOLEAN:
                 _add_flag(lexicon, d, f)

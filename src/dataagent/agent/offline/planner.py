@@ -12,40 +12,49 @@ understood, what it did not, and the closest questions it can answer.
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from dataagent.agent.offline.dates import DatePhrase
-from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Lexicon, Sense, lexicon_of
+from dataagent.agent.offline.checks import (
+    bridged,
+    degenerate,
+    negations,
+    one_row_each,
+    parallel_joins,
+)
+from dataagent.agent.offline.draft import (
+    ALIAS_WORDS,
+    AMBIGUOUS,
+    GUESS,
+    Draft,
+    Output,
+    closest,
+    metric_said,
+    named_datasets,
+    pick,
+)
+from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Sense, lexicon_of
+from dataagent.agent.offline.periods import apply_dates, date_field_for
 from dataagent.agent.offline.scan import Item, Scan, scan
 from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
 from dataagent.errors import DataAgentError
 from dataagent.ontology.values import IndexedValue, ValueIndex, words
 from dataagent.semantic.compiler import compile_plan
-from dataagent.semantic.model import Dataset, DataType, Field_, Metric, SemanticModel
+from dataagent.semantic.model import DataType, SemanticModel
 from dataagent.semantic.nouns import singular
 from dataagent.semantic.plan import (
     AggregateFilter,
     Aggregation,
-    Dimension,
     Filter,
     Measure,
-    MetricRef,
     OrderBy,
     QueryPlan,
-    TimeWindow,
     TopN,
 )
 from dataagent.semantic.suggestions import ADDITIVE, AVERAGED, suggest_questions
-from dataagent.semantic.windows import add_months, resolve_window
 
 CONFIDENCE_THRESHOLD = 0.7
-# How much each doubt costs.
-UNKNOWN_WORD = 0.45
-AMBIGUOUS = 0.6
-GUESS = 0.9
 DEFAULT_TOP = 10
 MAX_SUGGESTIONS = 3
 SUGGESTION_POOL = 12
@@ -69,226 +78,17 @@ class OfflinePlan:
         return self.plan is not None and self.confidence >= CONFIDENCE_THRESHOLD
 
 
-_ALIAS_WORDS: dict[str, str] = {
-    "sum": "total",
-    "avg": "average",
-    "min": "minimum",
-    "max": "maximum",
-    "count": "count",
-    "count_distinct": "distinct",
-}
-
-
-@dataclass
-class _Value:
-    """A measure or metric the plan outputs, and how rankings and conditions refer to it."""
-
-    key: str  # the metric name or the measure's alias
-    label: str
-    dataset: str
-
-
-@dataclass
-class _Draft:
-    """A plan being assembled, with what it cost in confidence."""
-
-    lexicon: Lexicon
-    question_words: set[str]
-    confidence: float = 1.0
-    understood: list[str] = field(default_factory=list)
-    not_understood: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    metrics: list[MetricRef] = field(default_factory=list)
-    measures: list[Measure] = field(default_factory=list)
-    values: list[_Value] = field(default_factory=list)
-    dimensions: list[Dimension] = field(default_factory=list)
-    within: list[str] = field(default_factory=list)
-    filters: list[Filter] = field(default_factory=list)
-    having: list[AggregateFilter] = field(default_factory=list)
-    window: TimeWindow | None = None
-    compare: str | None = None
-    top: TopN | None = None
-    reference: dt.date | None = None
-    subject_words: str = ""
-    compare_grain: str | None = None
-    index: ValueIndex | None = None
-    limit: int | None = None
-    sorts: list[tuple[str, str]] = field(default_factory=list)  # asked for: (output, direction)
-    direction: str | None = None  # "in descending order", said of the listed values
-    row_key: str | None = None  # a key listed to keep one row per record, not to order by
-    sample: bool = False  # some rows of a dataset, in no particular order
-    breakdown: str | None = None  # a question it can answer instead ("compare with the others")
-
-    @property
-    def model(self) -> SemanticModel:
-        return self.lexicon.model
-
-    def doubt(self, factor: float, note: str | None = None) -> None:
-        self.confidence *= factor
-        if note:
-            self.notes.append(note)
-
-    def unknown(self, text: str) -> None:
-        self.not_understood.append(text)
-        self.confidence *= UNKNOWN_WORD
-
-    # --- outputs -------------------------------------------------------------------------
-
-    def add_metric(self, name: str, share: bool = False) -> _Value:
-        existing = next((v for v in self.values if v.key == name), None)
-        if existing is not None:
-            if share:
-                ref = next(r for r in self.metrics if r.name == name)
-                ref.share_of_total = True
-            return existing
-        metric = self.model.metric(name)
-        assert metric is not None
-        self.metrics.append(MetricRef(name=name, share_of_total=share))
-        parts = self.model.simple_parts(metric)
-        value = _Value(name, _said(metric), parts[0].dataset or "" if parts else "")
-        self.values.append(value)
-        self.understood.append(value.label + (" (share of total)" if share else ""))
-        return value
-
-    def add_measure(self, target: str, aggregation: Aggregation, label: str) -> _Value:
-        dataset, _, column = target.partition(".")
-        word = _ALIAS_WORDS[aggregation]
-        alias = f"number_of_{dataset}" if column == "*" else f"{word}_{column}"
-        existing = next((v for v in self.values if v.key == alias), None)
-        if existing is not None:
-            return existing
-        self.measures.append(Measure(field=target, aggregation=aggregation, alias=alias))
-        value = _Value(alias, label, dataset)
-        self.values.append(value)
-        self.understood.append(label)
-        return value
-
-    def add_dimension(self, target: str, grain: str | None = None) -> str:
-        for d in self.dimensions:
-            if d.field == target and d.time_grain == grain:
-                return d.alias or target
-        alias = grain if grain else None
-        taken = {d.alias for d in self.dimensions}
-        if alias is not None and alias in taken:
-            alias = f"{target.split('.')[-1]}_{grain}"
-        self.dimensions.append(Dimension(field=target, time_grain=grain, alias=alias))
-        dataset, f = self.lexicon.field_of(target)
-        said = f"by {grain}" if grain else f"by {_field_said(dataset, f)}"
-        self.understood.append(said)
-        return alias or target
-
-    def homes(self) -> list[str]:
-        """The datasets the outputs come from: measures first, else dimensions."""
-        found = [v.dataset for v in self.values if v.dataset]
-        if not found:
-            found = [d.field.split(".")[0] for d in self.dimensions]
-        return list(dict.fromkeys(found))
-
-
-def _said(metric: Metric) -> str:
-    return (metric.label or metric.name.replace("_", " ")).lower()
-
-
-def _field_said(dataset: Dataset, f: Field_) -> str:
-    return (f.label or f"{singular(dataset.name.replace('_', ' '))} {f.name}").lower()
-
-
-# --- choosing between readings -------------------------------------------------------------------
-
-
-def _named_datasets(s: Scan) -> set[str]:
-    """Datasets the question names outright (a dataset's own word, or a field said with it)."""
-    named: set[str] = set()
-    for item in s.items:
-        if item.kind == "term":
-            kinds = {sense.kind for sense in item.senses}
-            datasets = {sense.dataset for sense in item.senses if sense.kind != "metric"}
-            if "dataset" in kinds or len(datasets) == 1:
-                named |= datasets
-    return named
-
-
-def _closest(draft: _Draft, candidates: list[str], named: set[str]) -> tuple[list[str], bool]:
-    """The candidates (datasets or `dataset.field`s) nearest the outputs' datasets.
-
-    Returns the best ones and whether the choice was clear: a dataset the question names
-    wins, then the fewest hops from the outputs' datasets along many-to-one joins."""
-    datasets = {c: c.split(".")[0] for c in candidates}
-    by_name = [c for c in candidates if datasets[c] in named]
-    if len(by_name) == 1:
-        return by_name, True
-    pool = by_name or candidates
-    homes = draft.homes()
-    if not homes:
-        return pool, len(pool) == 1
-    reach: dict[str, int] = {}
-    for home in homes:
-        for name, hops in draft.lexicon.distances(home).items():
-            reach[name] = min(reach.get(name, 99), hops)
-    ranked = sorted(pool, key=lambda c: reach.get(datasets[c], 99))
-    best = reach.get(datasets[ranked[0]], 99)
-    nearest = [c for c in ranked if reach.get(datasets[c], 99) == best]
-    return nearest, len(nearest) == 1 and best < 99
-
-
-def _pick(draft: _Draft, senses: list[Sense], named: set[str], what: str) -> Sense:
-    if len(senses) == 1:
-        return senses[0]
-    names = [s.name for s in senses]
-    best, clear = _closest(draft, names, named)
-    if not clear:
-        draft.doubt(AMBIGUOUS, f"'{what}' could be {' or '.join(best)}; took {best[0]}")
-    return next(s for s in senses if s.name == best[0])
-
-
-# --- the date field ------------------------------------------------------------------------------
-
-
-def _date_field(draft: _Draft, s: Scan) -> str | None:
-    named = [
-        sense.name
-        for item in s.items
-        if item.kind == "term"
-        for sense in item.senses
-        if sense.kind == "field" and draft.lexicon.field_of(sense.name)[1].data_type in TEMPORAL
-    ]
-    if named:
-        return named[0]
-    candidates: list[str] = []
-    for d in draft.model.datasets:
-        candidates += [f"{d.name}.{f.name}" for f in draft.lexicon.date_fields(d)]
-    if not candidates:
-        return None
-    homes = draft.homes()
-    reach: dict[str, int] = {}
-    for home in homes:
-        for name, hops in draft.lexicon.distances(home).items():
-            reach[name] = min(reach.get(name, 99), hops)
-    reachable = [c for c in candidates if c.split(".")[0] in reach]
-    if not reachable:
-        return None
-    best = min(reach[c.split(".")[0]] for c in reachable)
-    nearest = [c for c in reachable if reach[c.split(".")[0]] == best]
-    if len(nearest) > 1:
-        draft.doubt(AMBIGUOUS, f"dates could be on {' or '.join(nearest)}; took {nearest[0]}")
-    return nearest[0]
-
-
 # --- assembling ----------------------------------------------------------------------------------
 
 
-def _term_fields(draft: _Draft, item: Item) -> list[Sense]:
-    return [s for s in item.senses if s.kind == "field"]
-
-
-def _is_numeric(draft: _Draft, sense: Sense) -> bool:
+def _is_numeric(draft: Draft, sense: Sense) -> bool:
     if sense.kind != "field":
         return False
     _, f = draft.lexicon.field_of(sense.name)
     return f.data_type in NUMERIC and not f.is_primary_key and not f.name.lower().endswith("_id")
 
 
-def _dimension_of(draft: _Draft, sense: Sense) -> str:
+def _dimension_of(draft: Draft, sense: Sense) -> str:
     """The field a dimension sense groups by: a field itself, a dataset's naming field."""
     if sense.kind == "field":
         return sense.name
@@ -298,7 +98,7 @@ def _dimension_of(draft: _Draft, sense: Sense) -> str:
 
 
 def _as_grouping(
-    draft: _Draft, item: Item, named: set[str], *, numeric: bool = True
+    draft: Draft, item: Item, named: set[str], *, numeric: bool = True
 ) -> Sense | None:
     """A term read as something to group by (a dataset or a field), if it can be one."""
     senses = [
@@ -317,19 +117,19 @@ def _as_grouping(
         if same:
             return datasets[0]
     if datasets and not fields:
-        return _pick(draft, datasets, named, item.text)
+        return pick(draft, datasets, named, item.text)
     pool = fields or datasets or senses
-    return _pick(draft, pool, named, item.text)
+    return pick(draft, pool, named, item.text)
 
 
 def _measure_of(
-    draft: _Draft,
+    draft: Draft,
     item: Item,
     agg: Aggregation | None,
     named: set[str],
     s: Scan | None = None,
     after: Item | None = None,
-) -> _Value | None:
+) -> Output | None:
     """A term read as a value to compute, with an aggregation word before it or not."""
     metrics = [s for s in item.senses if s.kind == "metric"]
     numeric = [s for s in item.senses if _is_numeric(draft, s)]
@@ -339,31 +139,39 @@ def _measure_of(
             not metrics or _rows_rather_than_metric(draft, datasets[0], metrics[0], s)
         ):
             dataset = datasets[0].name
+            found = draft.model.dataset(dataset)
+            keys = [f.name for f in found.fields if f.is_primary_key] if found else []
+            if agg == "count_distinct" and len(keys) == 1:
+                # "how many different products were ordered": each product once.
+                said = f"number of different {item.text.lower()}"
+                alias = f"number_of_different_{dataset}"
+                return draft.add_measure(f"{dataset}.{keys[0]}", "count_distinct", said, alias)
             return draft.add_measure(f"{dataset}.*", "count", f"number of {item.text.lower()}")
         if metrics:
             return draft.add_metric(metrics[0].name)
         fields = [s for s in item.senses if s.kind == "field"]
         if fields:
-            sense = _pick(draft, fields, named, item.text)
+            sense = pick(draft, fields, named, item.text)
             return draft.add_measure(sense.name, "count_distinct", f"distinct {item.text.lower()}")
         return None
     if agg is not None and numeric:
         # "the average population of cities": the dataset said next decides.
         owners = {x.name for x in (after.senses if after else []) if x.kind == "dataset"}
         numeric = [x for x in numeric if x.dataset in owners] or numeric
-        sense = _pick(draft, numeric, named, item.text)
-        return draft.add_measure(sense.name, agg, f"{_ALIAS_WORDS[agg]} {item.text.lower()}")
+        sense = pick(draft, numeric, named, item.text)
+        return draft.add_measure(sense.name, agg, f"{ALIAS_WORDS[agg]} {item.text.lower()}")
     if metrics:
         metric = draft.model.metric(metrics[0].name)
         assert metric is not None
         if agg is not None and agg != metric.aggregation and not (agg == "sum" and metric.is_ratio):
-            draft.unknown(f"{_ALIAS_WORDS[agg]} (of {_said(metric)})")
+            draft.unknown(f"{ALIAS_WORDS[agg]} (of {metric_said(metric)})")
         return draft.add_metric(metrics[0].name)
     if numeric:
-        sense = _pick(draft, numeric, named, item.text)
+        sense = pick(draft, numeric, named, item.text)
         _, f = draft.lexicon.field_of(sense.name)
-        said = set(words(f.name))
-        additive = f.data_type is DataType.INTEGER or bool(said & ADDITIVE and not said & AVERAGED)
+        parts = set(words(f.name))
+        summable = bool(parts & ADDITIVE) and not parts & AVERAGED
+        additive = f.data_type is DataType.INTEGER or summable
         draft.doubt(GUESS, f"'{item.text}' read as its total")
         if not additive:
             draft.doubt(AMBIGUOUS)
@@ -371,7 +179,7 @@ def _measure_of(
     return None
 
 
-def _rows_rather_than_metric(draft: _Draft, dataset: Sense, metric: Sense, s: Scan | None) -> bool:
+def _rows_rather_than_metric(draft: Draft, dataset: Sense, metric: Sense, s: Scan | None) -> bool:
     """'How many customers': the dataset's rows, unless the metric is what is meant.
 
     A metric that counts the same dataset's rows is the same thing; one that counts
@@ -404,8 +212,8 @@ def _rows_rather_than_metric(draft: _Draft, dataset: Sense, metric: Sense, s: Sc
     return all(name in reach for name in mentioned if name)
 
 
-def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
-    named = _named_datasets(s)
+def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
+    named = named_datasets(s)
     items = s.items
     listing = bool(items) and items[0].kind == "list"
     if listing and items[0].text.lower() in ("what", "show"):
@@ -418,7 +226,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     negate = False
     top: Item | None = None
     top_subject: str | None = None
-    ranking: _Value | None = None
+    ranking: Output | None = None
     others = any(item.kind == "others" for item in items)
     subjects: list[Item] = []
     values: list[tuple[IndexedValue, bool, Item]] = []
@@ -434,10 +242,15 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     extra_aggs: list[Aggregation] = []
     dated = any(item.kind in ("date", "grain") for item in items)
 
+    previous_end = 0
     for k, item in enumerate(items):
         kind = item.kind
+        gap = item.start - previous_end
+        previous_end = item.end
         if kind == "conj":
             continue
+        if kind == "term" and gap > 1:
+            grouping = False  # "for each singer, what is the total": the grouping ended
         if kind != "term":
             grouping = grouping and kind in ("grain", "agg")
             attribute = False
@@ -464,10 +277,16 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if kind == "agg":
             if item.agg == "count_distinct" and agg is None:
                 listing = True  # "show all distinct template types": the values, listed
+                draft.distinct = True
                 continue
-            if agg is not None and agg_item is not None and item.agg not in (
-                "count",
-                "count_distinct",
+            if (
+                agg is not None
+                and agg_item is not None
+                and item.agg
+                not in (
+                    "count",
+                    "count_distinct",
+                )
             ):
                 extra_aggs.append(agg)  # "the average, minimum and maximum age"
             agg, agg_item = item.agg, item
@@ -526,7 +345,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             assert item.match is not None
             candidates = list(item.match.values)
             labels = list(dict.fromkeys(v.label for v in candidates))
-            best, clear = _closest(draft, labels, named)
+            best, clear = closest(draft, labels, named)
             if not clear:
                 draft.doubt(
                     AMBIGUOUS,
@@ -557,7 +376,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if attribute:
             fields = [sense for sense in item.senses if sense.kind == "field"]
             if fields:
-                draft.add_dimension(_pick(draft, fields, named, item.text).name)
+                draft.add_dimension(pick(draft, fields, named, item.text).name)
                 continue
         if grouping and _averaged_per_row(draft, item):
             continue  # "average quantity per order line": the lines are what is averaged
@@ -614,7 +433,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if top is not None and ranking is None:
             numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
             if numeric and not any(sense.kind == "metric" for sense in item.senses):
-                sense = _pick(draft, numeric, named, item.text)
+                sense = pick(draft, numeric, named, item.text)
                 word = top.text.split()[0].lower()
                 if top_subject is None and top.n is None and word in SUPERLATIVE_AGGREGATE:
                     # "the highest list price": an aggregate, not a ranking.
@@ -627,7 +446,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             datasets = [sense for sense in item.senses if sense.kind == "dataset"]
             if datasets and not any(sense.kind == "metric" for sense in item.senses):
                 # "the artists with the most albums": ranked by how many.
-                sense = _pick(draft, datasets, named, item.text)
+                sense = pick(draft, datasets, named, item.text)
                 said = f"number of {item.text.lower()}"
                 ranking = draft.add_measure(f"{sense.name}.*", "count", said)
                 continue
@@ -650,9 +469,12 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         if temporal and not metrics and (dated or (s.tokens and s.tokens[0] == "when")):
             if not dated:
                 # "when did each store open": the date is what is asked.
-                draft.add_dimension(_pick(draft, temporal, named, item.text).name)
+                draft.add_dimension(pick(draft, temporal, named, item.text).name)
             continue  # the date field a date phrase is on ("orders placed in 2025")
         has_dataset = any(sense.kind == "dataset" for sense in item.senses)
+        if sample and has_dataset:
+            subjects.append(item)  # "show a few orders": the rows, not the metric
+            continue
         if metrics and has_dataset and _counted_in(draft, item):
             continue  # "customers who placed an order": the orders the metric counts in
         if metrics and has_dataset and _qualifies_value(items, k, item):
@@ -671,6 +493,8 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
             continue
         subjects.append(item)
 
+    if sorting is not None:
+        draft.direction = sorting.direction  # "ordered descending by value"
     if number is not None:
         draft.unknown(number.text)
     if changes and draft.compare is None:
@@ -679,7 +503,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     for item, within in grains:
         assert item.grain is not None
         named_field = _field_named(draft, item.grain)
-        date_field = None if named_field else _date_field(draft, s)
+        date_field = None if named_field else date_field_for(draft, s)
         if date_field is None:
             if named_field is None:
                 draft.unknown(item.text)
@@ -697,7 +521,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
     _apply_values(draft, values, subjects, others)
     _apply_comparisons(draft, items, comparisons, named)
     _apply_subjects(draft, subjects, named, listing or top is not None)
-    _apply_dates(draft, s, dates, today)
+    apply_dates(draft, s, dates, today)
     if top is not None:
         _apply_top(draft, top, ranking, top_subject)
     if share and not any(r.share_of_total for r in draft.metrics):
@@ -710,7 +534,7 @@ def _assemble(draft: _Draft, s: Scan, today: dt.date) -> None:
         _others(draft)
 
 
-def _flag(draft: _Draft, item: Item) -> tuple[Sense, bool] | None:
+def _flag(draft: Draft, item: Item) -> tuple[Sense, bool] | None:
     """A true-or-false field said as a word ("active products", "inactive"): the field and
     the value it names."""
     flags = [
@@ -724,7 +548,7 @@ def _flag(draft: _Draft, item: Item) -> tuple[Sense, bool] | None:
     return flags[0], not flags[0].negated
 
 
-def _field_named(draft: _Draft, grain: str) -> str | None:
+def _field_named(draft: Draft, grain: str) -> str | None:
     """A field of the outputs' datasets named as a grain (a `Year` column), if just one."""
     homes = draft.homes()
     reach: set[str] = set()
@@ -740,7 +564,7 @@ def _field_named(draft: _Draft, grain: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _named_by_aggregate(draft: _Draft, item: Item, agg: Item) -> _Value | None:
+def _named_by_aggregate(draft: Draft, item: Item, agg: Item) -> Output | None:
     """'The total of invoices' where invoices have a number field named Total."""
     said = words(agg.text)
     for sense in item.senses:
@@ -760,8 +584,8 @@ def _next_term(items: list[Item], k: int) -> Item | None:
 
 
 def _ranking_measure(
-    draft: _Draft, sense: Sense, item: Item, subject: str | None, word: str
-) -> _Value:
+    draft: Draft, sense: Sense, item: Item, subject: str | None, word: str
+) -> Output:
     """A number field to rank by: itself when it belongs to what is ranked (a product's list
     price) or the word asks for the single highest ("the highest bonus"), else its total
     (the units of a product's order lines)."""
@@ -775,13 +599,13 @@ def _ranking_measure(
     return draft.add_measure(sense.name, "sum", f"total {item.text.lower()}")
 
 
-def _averaged_per_row(draft: _Draft, item: Item) -> bool:
+def _averaged_per_row(draft: Draft, item: Item) -> bool:
     """True for 'per <row of the averaged dataset>' after an average."""
     datasets = {sense.name for sense in item.senses if sense.kind == "dataset"}
     return any(m.aggregation == "avg" and m.field.split(".")[0] in datasets for m in draft.measures)
 
 
-def _counted_in(draft: _Draft, item: Item) -> bool:
+def _counted_in(draft: Draft, item: Item) -> bool:
     """True when a dataset's word names where a count metric already asked for counts."""
     datasets = {sense.name for sense in item.senses if sense.kind == "dataset"}
     for ref in draft.metrics:
@@ -793,7 +617,7 @@ def _counted_in(draft: _Draft, item: Item) -> bool:
     return False
 
 
-def _sort_by(draft: _Draft, item: Item, direction: str, named: set[str]) -> None:
+def _sort_by(draft: Draft, item: Item, direction: str, named: set[str]) -> None:
     """'In descending order of age': an order on a value or on a field (shown as a column)."""
     value = next((v for v in draft.values if v.key in _keys(item)), None)
     if value is not None:
@@ -802,7 +626,7 @@ def _sort_by(draft: _Draft, item: Item, direction: str, named: set[str]) -> None
     metrics = [x for x in item.senses if x.kind == "metric"]
     fields = [x for x in item.senses if x.kind == "field"]
     if fields:
-        sense = _pick(draft, fields, named, item.text)
+        sense = pick(draft, fields, named, item.text)
         draft.sorts.append((draft.add_dimension(sense.name), direction))
     elif metrics:
         draft.sorts.append((draft.add_metric(metrics[0].name).key, direction))
@@ -810,7 +634,7 @@ def _sort_by(draft: _Draft, item: Item, direction: str, named: set[str]) -> None
         draft.unknown(f"ordered by {item.text}")
 
 
-def _sample(draft: _Draft, subjects: list[Item], named: set[str]) -> None:
+def _sample(draft: Draft, subjects: list[Item], named: set[str]) -> None:
     """'Show a few orders': the first rows of one dataset, with its columns."""
     datasets = [x for item in subjects for x in item.senses if x.kind == "dataset"]
     if draft.values or len({x.name for x in datasets}) != 1:
@@ -827,7 +651,7 @@ def _sample(draft: _Draft, subjects: list[Item], named: set[str]) -> None:
     draft.sample = True
 
 
-def _others(draft: _Draft) -> None:
+def _others(draft: Draft) -> None:
     """'Compare the West with the others': a plan cannot group the others into one row, so
     the planner offers the breakdown it can run, and does not answer with it."""
     grouped = [d for d in draft.dimensions if not d.time_grain]
@@ -864,7 +688,7 @@ def _compare_said(kind: str | None) -> str:
 
 
 def _apply_values(
-    draft: _Draft,
+    draft: Draft,
     values: list[tuple[IndexedValue, bool, Item]],
     subjects: list[Item],
     others: bool,
@@ -887,8 +711,10 @@ def _apply_values(
                 if len(said) > 1 and plural and not negated and not summed:
                     draft.add_dimension(target)  # "the Electronics and Home departments"
                 first = item is subjects[0]
-                if first and not (draft.values or others) and any(
-                    sense.kind == "dataset" for sense in item.senses
+                if (
+                    first
+                    and not (draft.values or others)
+                    and any(sense.kind == "dataset" for sense in item.senses)
                 ):
                     continue  # "list the stores in the West": the stores are what is listed
                 subjects.remove(item)
@@ -899,11 +725,6 @@ def _apply_values(
                 "(a plan cannot group 'the others' into one row)"
             )
             continue
-        homes = draft.homes()
-        if negated and homes and not any(dataset in draft.lexicon.distances(h) for h in homes):
-            # "channels that have no cartoon by Ben Jones": NOT EXISTS, not a filter.
-            draft.unknown(f"not {' or '.join(said)}")
-            continue
         if len(said) == 1:
             op = "!=" if negated else "="
             draft.filters.append(Filter(field=target, op=op, value=said[0]))
@@ -913,8 +734,10 @@ def _apply_values(
         draft.understood.append(f"{target} {'is not' if negated else '='} {' or '.join(said)}")
 
 
-def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listing: bool) -> None:
+def _apply_subjects(draft: Draft, subjects: list[Item], named: set[str], listing: bool) -> None:
     homes = set(draft.homes())
+    listed: set[str] = set()
+    reach = draft.lexicon.distances
     for item in subjects:
         sense = _as_grouping(draft, item, named)
         if sense is None:
@@ -922,8 +745,17 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
             continue
         if draft.values and sense.kind == "dataset" and sense.name in homes:
             continue  # "revenue of order lines": where the value comes from
+        if sense.kind == "dataset" and (
+            sense.name in listed or any(d in reach(sense.name) for d in listed)
+        ):
+            # "the names of singers that have songs": whose, not a column.
+            filtered = any(f.field.startswith(f"{sense.name}.") for f in draft.filters)
+            if sense.name not in listed and not filtered and not draft.values:
+                draft.row_owner = sense.name  # "the names of poker players": the players'
+            continue
         if listing or not draft.values:
             draft.add_dimension(_dimension_of(draft, sense))
+            listed.add(sense.dataset)
             continue
         reach = draft.lexicon.distances
         if draft.having and any(
@@ -935,7 +767,7 @@ def _apply_subjects(draft: _Draft, subjects: list[Item], named: set[str], listin
 
 
 def _apply_comparisons(
-    draft: _Draft, items: list[Item], comparisons: list[tuple[Item, int]], named: set[str]
+    draft: Draft, items: list[Item], comparisons: list[tuple[Item, int]], named: set[str]
 ) -> None:
     for item, k in comparisons:
         target = _comparison_target(items, k)
@@ -946,8 +778,15 @@ def _apply_comparisons(
         assert item.op is not None and number is not None
         if item.percent:
             number = [n / 100 for n in number] if isinstance(number, list) else number / 100
+        aggregated = {
+            m.alias for m in draft.measures if m.field in _keys(target) and m.alias is not None
+        }
         metric_or_measure = next(
-            (v for v in draft.values if v.label == target.text.lower() or v.key in _keys(target)),
+            (
+                v
+                for v in draft.values
+                if v.label == target.text.lower() or v.key in _keys(target) | aggregated
+            ),
             None,
         )
         numeric = [s for s in target.senses if _is_numeric(draft, s)]
@@ -971,7 +810,7 @@ def _apply_comparisons(
         if not numeric:
             draft.unknown(item.text)
             continue
-        sense = _pick(draft, numeric, named, target.text)
+        sense = pick(draft, numeric, named, target.text)
         op = item.op
         draft.filters.append(Filter(field=sense.name, op=op, value=number))
         draft.understood.append(f"{sense.name} {op} {_number_said(number)}")
@@ -981,7 +820,7 @@ def _keys(item: Item) -> set[str]:
     return {s.name for s in item.senses}
 
 
-def _aggregated(draft: _Draft, target: Item) -> bool:
+def _aggregated(draft: Draft, target: Item) -> bool:
     return any(m.field in _keys(target) for m in draft.measures)
 
 
@@ -1005,137 +844,7 @@ def _comparison_target(items: list[Item], k: int) -> Item | None:
     return None
 
 
-def _apply_dates(draft: _Draft, s: Scan, dates: list[Item], today: dt.date) -> None:
-    if not dates:
-        if draft.compare == "dates":
-            draft.unknown("compared with")
-        elif draft.compare is not None:
-            _default_window(draft, s, today)
-        return
-    date_field = _date_field(draft, s)
-    if date_field is None:
-        for item in dates:
-            draft.unknown(item.text)
-        return
-    phrases = [item.date for item in dates if item.date is not None]
-    relative = [p for p in phrases if p.window is not None]
-    absolute = [p for p in phrases if p.window is None]
-    for phrase in absolute:
-        draft.notes += list(phrase.notes)
-    if draft.compare == "dates":
-        _compared_periods(draft, date_field, absolute, relative)
-        return
-    if len(relative) > 1 or (relative and absolute):
-        draft.unknown(dates[1].text)
-        return
-    for phrase in relative:
-        assert phrase.window is not None
-        window = phrase.window
-        draft.window = TimeWindow(
-            field=date_field, period=window.period, grain=window.grain, count=window.count
-        )
-        draft.understood.append(phrase.label)
-    if len(absolute) > 1:
-        _several_periods(draft, date_field, absolute)
-    elif absolute:
-        phrase = absolute[0]
-        if draft.compare is not None and phrase.grain is not None and phrase.start and phrase.end:
-            # "Q4 2025 vs the previous quarter": the period as a window seen from its last day.
-            draft.window = TimeWindow(field=date_field, period="last", grain=phrase.grain, count=1)
-            draft.reference = phrase.end - dt.timedelta(days=1)
-        else:
-            _range(draft, date_field, phrase.start, phrase.end)
-        draft.understood.append(phrase.label)
-    if draft.compare is not None and draft.window is None:
-        _default_window(draft, s, today)
-    _check_covered(draft, date_field, today)
-
-
-def _check_covered(draft: _Draft, date_field: str, today: dt.date) -> None:
-    """A period the data does not reach (orders of 2023 when they start in 2024) is not
-    answered with an empty result: the planner says which dates the data holds."""
-    extent = draft.index.extent(date_field) if draft.index is not None else None
-    if extent is None:
-        return
-    first, last = extent
-    start, end = dt.date.min, dt.date.max
-    for f in draft.filters:
-        if isinstance(f, Filter) and f.field == date_field and isinstance(f.value, str):
-            day = dt.date.fromisoformat(f.value[:10])
-            if f.op == ">=":
-                start = max(start, day)
-            elif f.op == "<":
-                end = min(end, day)
-    if draft.window is not None:
-        dates = resolve_window(draft.window, draft.reference or today)
-        start, end = max(start, dates.start), min(end, dates.end)
-    if end <= first or start > last:
-        draft.unknown(f"dates outside {first.isoformat()} to {last.isoformat()}")
-        draft.notes.append(
-            f"{date_field} holds dates from {first.isoformat()} to {last.isoformat()} only"
-        )
-
-
-def _range(draft: _Draft, date_field: str, start: dt.date | None, end: dt.date | None) -> None:
-    if start is not None:
-        draft.filters.append(Filter(field=date_field, op=">=", value=start.isoformat()))
-    if end is not None:
-        draft.filters.append(Filter(field=date_field, op="<", value=end.isoformat()))
-
-
-def _compared_periods(
-    draft: _Draft, date_field: str, absolute: list[DatePhrase], relative: list[DatePhrase]
-) -> None:
-    """'November 2025 compared with November 2024': a window on the first period and a
-    comparison with the second, when the second is the one before or a year before."""
-    grains = {p.grain for p in absolute}
-    if relative or len(absolute) != 2 or len(grains) != 1 or None in grains:
-        draft.unknown("compared with")
-        return
-    now, before = sorted(absolute, key=lambda p: p.start or dt.date.min, reverse=True)
-    assert now.start and now.end and before.start and before.end
-    if before.start == add_months(now.start, -12):
-        draft.compare = "previous_year"
-    elif before.end == now.start:
-        draft.compare = "previous_period"
-    else:
-        draft.unknown("compared with")
-        return
-    grain = now.grain
-    assert grain is not None
-    draft.window = TimeWindow(field=date_field, period="last", grain=grain, count=1)
-    draft.reference = now.end - dt.timedelta(days=1)
-    draft.understood.append(f"{now.label} compared with {before.label}")
-
-
-def _several_periods(draft: _Draft, date_field: str, absolute: list[DatePhrase]) -> None:
-    """'Revenue in 2024 and 2025': one row per period, over the periods when they follow
-    one another (not over a gap between them)."""
-    grains = {p.grain for p in absolute}
-    ordered = sorted(absolute, key=lambda p: p.start or dt.date.min)
-    adjacent = all(a.end == b.start for a, b in itertools.pairwise(ordered))
-    if len(grains) != 1 or None in grains or not adjacent:
-        draft.unknown(" and ".join(p.label for p in absolute))
-        return
-    grain = ordered[0].grain
-    draft.add_dimension(date_field, grain)
-    _range(draft, date_field, ordered[0].start, ordered[-1].end)
-    draft.understood.append(" and ".join(p.label for p in ordered))
-
-
-def _default_window(draft: _Draft, s: Scan, today: dt.date) -> None:
-    """A comparison with no period said: this period (its grain) against the one before."""
-    date_field = _date_field(draft, s)
-    kind = draft.compare
-    if date_field is None or kind is None:
-        draft.unknown("compared with")
-        return
-    grain = draft.compare_grain or "year"
-    draft.window = TimeWindow(field=date_field, period="last", grain=grain, count=1)
-    draft.notes.append(f"compared this {grain} with the one before")
-
-
-def _apply_top(draft: _Draft, top: Item, ranking: _Value | None, subject: str | None) -> None:
+def _apply_top(draft: Draft, top: Item, ranking: Output | None, subject: str | None) -> None:
     if ranking is None:
         ranking = draft.values[0] if len(draft.values) == 1 else None
     if ranking is None:
@@ -1150,7 +859,7 @@ def _apply_top(draft: _Draft, top: Item, ranking: _Value | None, subject: str | 
             draft.measures[draft.measures.index(measure)] = Measure(
                 field=measure.field,
                 aggregation=agg,
-                alias=f"{_ALIAS_WORDS[agg]}_{measure.field.split('.')[1]}",
+                alias=f"{ALIAS_WORDS[agg]}_{measure.field.split('.')[1]}",
             )
             draft.values = [v for v in draft.values if v.key != ranking.key]
             return
@@ -1164,7 +873,7 @@ def _apply_top(draft: _Draft, top: Item, ranking: _Value | None, subject: str | 
     draft.understood.append(f"{said} {n} by {ranking.label}")
 
 
-def _singular_top(draft: _Draft, top: Item) -> bool:
+def _singular_top(draft: Draft, top: Item) -> bool:
     """'The top store' is one; 'the top stores' are ten (when no number is said)."""
     if top.text.split()[0].lower() not in ("top", "bottom", "best", "worst"):
         return True
@@ -1175,53 +884,12 @@ def _singular_top(draft: _Draft, top: Item) -> bool:
 # --- the plan ------------------------------------------------------------------------------------
 
 
-def _one_row_each(draft: _Draft) -> None:
-    """A list of a dataset's rows keeps one row per record: "the names of the teachers"
-    lists two teachers of the same name twice. The dataset's key is added as a column
-    unless every listed field is a category (few values, as "which regions are there")."""
-    if draft.values or draft.sample or draft.top is not None or not draft.dimensions:
-        return
-    grouped = [d for d in draft.dimensions if not d.time_grain]
-    owners = {d.field.split(".")[0] for d in grouped}
-    if len(owners) != 1 or len(grouped) != len(draft.dimensions):
-        return
-    dataset = draft.model.dataset(owners.pop())
-    assert dataset is not None
-    keys = [f for f in dataset.fields if f.is_primary_key]
-    if len(keys) != 1 or any(d.field == f"{dataset.name}.{keys[0].name}" for d in grouped):
-        return
-    if all(_categorical(draft, dataset, d.field.split(".")[1]) for d in grouped):
-        return
-    draft.row_key = f"{dataset.name}.{keys[0].name}"
-    draft.dimensions.append(Dimension(field=draft.row_key))
-
-
-def _categorical(draft: _Draft, dataset: Dataset, name: str) -> bool:
-    f = dataset.field(name)
-    if f is None:
-        return False
-    if draft.index is not None and draft.index.of_field(dataset.name, name):
-        count = len(draft.index.of_field(dataset.name, name))
-        return dataset.row_count is None or count < dataset.row_count
-    if f.distinct_count is None:
-        return False
-    return dataset.row_count is None or f.distinct_count < dataset.row_count
-
-
-def _parallel_joins(draft: _Draft) -> None:
-    """Two datasets joined by two relationships (a friend's two people): which one the
-    question means is not said."""
-    used = set(draft.homes())
-    used |= {d.field.split(".")[0] for d in draft.dimensions}
-    used |= {f.field.split(".")[0] for f in draft.filters if isinstance(f, Filter)}
-    for pair in draft.lexicon.parallel:
-        if pair <= used or (len(pair) == 1 and pair <= used):
-            draft.doubt(AMBIGUOUS, f"{' and '.join(sorted(pair))} join in more than one way")
-
-
-def _order(draft: _Draft) -> list[OrderBy]:
+def _order(draft: Draft) -> list[OrderBy]:
     if draft.sorts:
-        return [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+        order = [OrderBy(by=by, direction=d) for by, d in draft.sorts]
+        if draft.row_key is not None:
+            order.append(OrderBy(by=draft.row_key))  # ties in the order the records have
+        return order
     if draft.direction is not None:
         first = draft.values[0].key if draft.values else None
         if first is None and draft.dimensions:
@@ -1239,7 +907,7 @@ def _order(draft: _Draft) -> list[OrderBy]:
     return [OrderBy(by=d.alias or d.field, direction="asc") for d in listed]
 
 
-def _build(draft: _Draft, today: dt.date) -> QueryPlan:
+def _build(draft: Draft, today: dt.date) -> QueryPlan:
     reference = draft.reference or today
     return QueryPlan(
         metrics=draft.metrics,
@@ -1260,14 +928,19 @@ def _plan(
     question: str, model: SemanticModel, values: ValueIndex | None, today: dt.date
 ) -> OfflinePlan:
     lexicon = lexicon_of(model)
-    index = values if values is not None else ValueIndex.from_model(model)
+    index = values if values is not None and len(values) else ValueIndex.from_model(model)
+    if values is not None and index is not values:
+        index.extents = dict(values.extents)  # an index built before values were read
     s = scan(question, lexicon, index, today)
-    draft = _Draft(lexicon, set(s.tokens), index=index)
+    draft = Draft(lexicon, index=index)
     for word in s.unknown:
         draft.unknown(word)
     _assemble(draft, s, today)
-    _one_row_each(draft)
-    _parallel_joins(draft)
+    one_row_each(draft)
+    parallel_joins(draft)
+    bridged(draft)
+    degenerate(draft)
+    negations(draft)
     plan: QueryPlan | None = None
     if not (draft.metrics or draft.measures or draft.dimensions):
         draft.confidence = 0.0

@@ -32,7 +32,7 @@ STOP = frozenset(
         *("buy", "bought", "spend", "spent", "recorded", "registered", "record", "records"),
         *("row", "rows", "entry", "entries", "item", "items", "thing", "things", "do"),
         *("live", "lives", "living", "located", "based", "situated", "currently", "belong"),
-        *("belongs", "belonging", "come", "comes", "coming", "total", "amount", "overall"),
+        *("belongs", "belonging", "come", "comes", "coming"),
         *("over", "during", "within", "throughout", "appeared", "appear", "appears"),
     }
 )
@@ -74,7 +74,6 @@ GROUPING = frozenset(
         ("grouped", "by"),
         ("group", "by"),
         ("breakdown", "by"),
-        ("for", "all"),
     }
 )
 

@@ -26,11 +26,14 @@ def demo_model() -> SemanticModel:
 
 @cache
 def demo_values() -> ValueIndex:
-    """The model's sample values plus the customers' cities, as the build would read them."""
+    """The model's sample values plus the customers' cities and the orders' dates, as the
+    build would read them."""
     cities = ["Houston", "Katy", "Dallas", "Austin", "Seattle"]
-    return ValueIndex.from_model(demo_model()).merged(
+    index = ValueIndex.from_model(demo_model()).merged(
         ValueIndex(IndexedValue("customers", "city", c) for c in cities)
     )
+    index.set_extent("orders", "order_date", "2024-01-01", "2025-12-31")
+    return index
 
 
 def plan(question: str, values: ValueIndex | None = None) -> dict[str, Any]:
@@ -227,6 +230,101 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"filters": [{"field": "stores.city", "op": "=", "value": "Houston"}]},
     ),
     ("customers in Katy", {"filters": [{"field": "customers.city", "op": "=", "value": "Katy"}]}),
+    ("stores in Texas", {"filters": [{"field": "stores.state", "op": "=", "value": "TX"}]}),
+    (
+        "number of active products",
+        {"filters": [{"field": "products.is_active", "op": "=", "value": True}]},
+    ),
+    (
+        "inactive products by category",
+        {"filters": [{"field": "products.is_active", "op": "=", "value": False}]},
+    ),
+    (
+        "the average, minimum and maximum list price",
+        {
+            "measures": [
+                {
+                    "field": "products.unit_price",
+                    "aggregation": "avg",
+                    "alias": "average_unit_price",
+                },
+                {
+                    "field": "products.unit_price",
+                    "aggregation": "min",
+                    "alias": "minimum_unit_price",
+                },
+                {
+                    "field": "products.unit_price",
+                    "aggregation": "max",
+                    "alias": "maximum_unit_price",
+                },
+            ]
+        },
+    ),
+    (
+        "the highest list price",
+        {
+            "measures": [
+                {
+                    "field": "products.unit_price",
+                    "aggregation": "max",
+                    "alias": "maximum_unit_price",
+                }
+            ]
+        },
+    ),
+    ("which 3 categories sold the most units", {"top": {"n": 3, "by": "units"}}),
+    (
+        "How many customers signed up in 2024?",
+        {
+            "filters": [
+                {"field": "customers.signup_date", "op": ">=", "value": "2024-01-01"},
+                {"field": "customers.signup_date", "op": "<", "value": "2025-01-01"},
+            ]
+        },
+    ),
+    ("customers who placed an order in 2025", {"metrics": [{"name": "customers"}]}),
+    (
+        "when did each store open",
+        {
+            "dimensions": [
+                {"field": "stores.name"},
+                {"field": "stores.opened_on"},
+                {"field": "stores.id"},
+            ]
+        },
+    ),
+    (
+        "list the stores in descending order of square footage",
+        {"order": [{"by": "stores.square_feet", "direction": "desc"}, {"by": "stores.id"}]},
+    ),
+    ("show all distinct customer segments", {"dimensions": [{"field": "customers.segment"}]}),
+    (
+        "revenue in 2024 and 2025",
+        {"dimensions": [{"field": "orders.order_date", "time_grain": "year", "alias": "year"}]},
+    ),
+    (
+        "revenue in November 2025 compared with November 2024",
+        {
+            "time_window": {"field": "orders.order_date", "period": "last", "grain": "month"},
+            "reference_date": "2025-11-30",
+            "compare": "previous_year",
+        },
+    ),
+    ("orders in the last 6 months versus the 6 months before", {"compare": "previous_period"}),
+    (
+        "average discount on order lines",
+        {
+            "measures": [
+                {"field": "order_items.discount", "aggregation": "avg", "alias": "average_discount"}
+            ]
+        },
+    ),
+    (
+        "Which products have a negative unit margin?",
+        {"filters": [{"field": "products.unit_margin", "op": "<", "value": 0.0}]},
+    ),
+    ("show a few orders", {"limit": 10, "order": []}),
 ]
 
 
@@ -246,6 +344,9 @@ def test_plans(question: str, expected: dict[str, Any]) -> None:
         "revenue in Houston",  # a store's city or a customer's: ambiguous
         "average unit price",  # a product's list price or the price paid: ambiguous
         "bottom 3 stores",  # ranked by what?
+        "stores without any returned orders",  # NOT EXISTS: no plan says it
+        "what percentage of orders were placed online",  # a share of the whole
+        "revenue in 2023",  # the orders start in 2024
         "",
     ],
 )
