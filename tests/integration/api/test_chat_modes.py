@@ -66,7 +66,7 @@ async def test_a_mode_that_is_not_one_is_refused(world: World) -> None:
     ontology_id = str(await world.make_ontology(world.contributor))
     chat = await _create(world, agentMode="react")
     client = world.contributor.client
-    for mode in ("offline", "PIPELINE", "", None, 1, ["react"]):
+    for mode in ("fast", "PIPELINE", "", None, 1, ["react"]):
         created = await client.post(CHATS, json={"ontologyId": ontology_id, "agentMode": mode})
         assert created.status_code == 400, (mode, created.text)
         assert created.json()["error"]["code"] == "VALIDATION_ERROR"

@@ -10,6 +10,8 @@ from tests.fakes.scripted_model import Reply, ScriptedChatModel
 from tests.integration.offline_answers.conftest import Answered, Offline
 from tests.integration.runs.conftest import message_of
 
+from dataagent.agent.pipeline.answer import READ_ALONE
+
 PHASES = ["planner", "navigator", "sql_builder", "executor", "verifier", "explainer"]
 CLEAR = "What was revenue by region in 2025?"
 UNCLEAR = "Write me a poem about the weather on Mars"
@@ -197,3 +199,17 @@ async def test_a_follow_up_leaning_on_the_conversation_goes_to_the_model(
     answered = await offline.ask(chat_id, "now show it per store")
     assert len(model.calls) == 2
     assert "offline" not in answered.complete["metadata"]
+
+
+async def test_an_offline_follow_up_says_it_was_read_on_its_own(offline: Offline) -> None:
+    offline.no_provider()
+    chat_id = await offline.chat("offline")
+    await offline.ask(chat_id, CLEAR)
+    answered = await offline.ask(chat_id, "now show it per store")
+    done = answered.complete
+    # Answered (the planner reads "it per store" alone), it says so; else it abstained.
+    if done["metadata"].get("stepResults"):
+        assert READ_ALONE in done["metadata"]["assumptions"]
+        assert READ_ALONE in done["content"]
+    else:
+        assert "OPENAI_API_KEY" in done["content"]

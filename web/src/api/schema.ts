@@ -1430,7 +1430,7 @@ export interface components {
         ChatPublic: {
             /**
              * Agentmode
-             * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
+             * @description How the chat answers: `pipeline` (seed 001's six phases), `react` (the tool loop) or `offline` (the built-in planner, no model call).
              * @enum {string}
              */
             agentMode: "react" | "pipeline" | "offline";
@@ -1504,7 +1504,7 @@ export interface components {
         ChatWithMessages: {
             /**
              * Agentmode
-             * @description How the chat answers: `pipeline` (seed 001's six phases) or `react` (the tool loop).
+             * @description How the chat answers: `pipeline` (seed 001's six phases), `react` (the tool loop) or `offline` (the built-in planner, no model call).
              * @enum {string}
              */
             agentMode: "react" | "pipeline" | "offline";

@@ -21,6 +21,7 @@ failure and stores it.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -58,6 +59,10 @@ from dataagent.vocabulary import AutoCaptureMode
 # revision (navigator, SQL builder, executor, verifier), the explainer, and room to spare.
 RECURSION_LIMIT = 5 + 4 * (MAX_REVISIONS + 1) + 2
 CLARIFICATION_INTRO = "Before I answer, I need to check a few things:"
+READ_ALONE = (
+    "The question was read on its own: the built-in planner does not read the conversation "
+    "before it, so ask it in full if it refers to an earlier answer."
+)
 SaveCaptured = Callable[[list[tuple[str, str]]], Awaitable[list[tuple[str, str]]]]
 
 
@@ -89,6 +94,9 @@ async def _offline(
         return None
     found = await plan_offline(ctx, prepared.scope, prepared.question, today(ctx.settings))
     if offline_only:
+        if follow_up and found.answered:
+            # No model to read the conversation: the reader is told it was not read.
+            found = dataclasses.replace(found, notes=[*found.notes, READ_ALONE])
         return OfflineAnswer(found)
     return OfflineAnswer(found, fast_path=True) if found.answered else None
 

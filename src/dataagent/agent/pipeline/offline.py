@@ -30,8 +30,8 @@ from dataagent.services.context import AppContext
 # "same for 2024"): the offline planner reads one question alone, so the fast path leaves
 # such a question of a conversation to the model. ("this" is left out: "this year".)
 _BACK_REFERENCE = re.compile(
-    r"\b(it|its|that|those|these|them|they|their|same|instead|also|again|previous|above"
-    r"|what about|how about|and)\b",
+    r"^\s*(and|or|but)\b|\b(it|its|that|those|these|them|they|their|same|instead|also"
+    r"|again|previous|above|what about|how about)\b",
     re.IGNORECASE,
 )
 

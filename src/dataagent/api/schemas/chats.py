@@ -35,8 +35,8 @@ class ChatPublic(ApiModel):
     owner_id: uuid.UUID
     llm_provider: LlmProvider | None
     agent_mode: AgentMode = Field(
-        description="How the chat answers: `pipeline` (seed 001's six phases) or `react` "
-        "(the tool loop)."
+        description="How the chat answers: `pipeline` (seed 001's six phases), `react` "
+        "(the tool loop) or `offline` (the built-in planner, no model call)."
     )
     created_at: datetime
     updated_at: datetime

@@ -116,6 +116,7 @@ def test_unranked_rows_are_shown_without_naming_leaders() -> None:
         ("and by month?", True),
         ("revenue by region this year", False),
         ("top 5 products by revenue", False),
+        ("revenue and orders by region", False),
     ],
 )
 def test_a_follow_up_is_told_from_a_question_that_stands_alone(question: str, leans: bool) -> None:
