@@ -51,6 +51,10 @@ MODEL_SQL = {
 }
 
 
+# The --database test gives the admin a second ontology: name the demo's.
+DEMO = ("--ontology", "Retail demo")
+
+
 def scripted_analyst(body: dict[str, Any]) -> Step:
     """One query for a question it knows, then a sentence; a sentence alone otherwise."""
     question, results = question_and_tool_results(body)
@@ -88,6 +92,7 @@ def test_eval_scores_a_react_run_and_counts_model_calls_and_tokens(
             str(questions),
             "--mode",
             "react",
+            *DEMO,
             "--json",
             str(report),
             "--markdown",
@@ -128,7 +133,7 @@ def test_eval_exits_non_zero_below_the_minimum_accuracy(
 ) -> None:
     questions = write_questions(tmp_path / "q.jsonl", QUESTIONS[1:2])
     result = CliRunner().invoke(
-        app, ["eval", str(questions), "--mode", "react", "--min-accuracy", "0.5"]
+        app, ["eval", str(questions), "--mode", "react", *DEMO, "--min-accuracy", "0.5"]
     )
     assert result.exit_code == 1, result.output
     assert "below --min-accuracy" in result.output
@@ -166,6 +171,7 @@ def test_ask_json_prints_the_rows(model_env: FakeOpenAIServer, tmp_path: Path) -
             "How many orders by channel?",
             "--mode",
             "react",
+            *DEMO,
             "--json",
             "--charts-dir",
             str(tmp_path / "charts"),
@@ -183,7 +189,9 @@ def test_ask_json_prints_the_rows(model_env: FakeOpenAIServer, tmp_path: Path) -
 
 
 def test_ask_shows_the_answer_in_the_terminal(model_env: FakeOpenAIServer) -> None:
-    result = CliRunner().invoke(app, ["ask", "How many orders were cancelled?", "--mode", "react"])
+    result = CliRunner().invoke(
+        app, ["ask", "How many orders were cancelled?", "--mode", "react", *DEMO]
+    )
     assert result.exit_code == 0, result.output
     assert "Here is what I found." in result.stdout
     assert "status = 'cancelled'" in result.stdout  # the SQL
