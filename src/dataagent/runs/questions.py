@@ -5,7 +5,7 @@ page.
 `ask` starts a chat on the ontology (or continues one of the caller's), stores the question
 and its placeholder (`services.chats.send_message`), claims the answer and submits its run
 (`runs.answers.start_answer`), then reads the run's events from the log until the answer
-ends, handing each to `on_event`. The answer is the terminal event's: `message_complete`'s
+ends, handing each to `on_event`, and waits for the run's task to end. The answer is the terminal event's: `message_complete`'s
 content, metadata and status, or `message_error`'s code and sentence (`failed`).
 """
 
@@ -90,6 +90,9 @@ async def ask(
                 error_code=str(payload.get("code", "")),
                 error_message=str(payload.get("message", "")),
             )
+    # The terminal event is stored before the run's task has ended: wait for it, so that
+    # the owner's next question is not refused as one already being answered.
+    await system.runner.wait(run_id)
     if answer is None:
         # The log ended without a terminal event: the run was taken from this process.
         return AskedAnswer(
