@@ -5,8 +5,9 @@ page.
 `ask` starts a chat on the ontology (or continues one of the caller's), stores the question
 and its placeholder (`services.chats.send_message`), claims the answer and submits its run
 (`runs.answers.start_answer`), then reads the run's events from the log until the answer
-ends, handing each to `on_event`, and waits for the run's task to end. The answer is the terminal event's: `message_complete`'s
-content, metadata and status, or `message_error`'s code and sentence (`failed`).
+ends, handing each to `on_event`, and waits for the run's task to end. The answer is the
+terminal event's: `message_complete`'s content, metadata and status, or `message_error`'s
+code and sentence (`failed`).
 """
 
 from __future__ import annotations
