@@ -915,7 +915,9 @@ def _print_answer(answer: AskedAnswer, document: dict[str, object]) -> None:
 
 def _lineage_text(value: object) -> str:
     if isinstance(value, list):
-        return ", ".join(_lineage_text(v) for v in value)
+        return "; ".join(_lineage_text(v) for v in value)
+    if isinstance(value, dict) and {"from", "to", "on"} <= value.keys():
+        return f"{value['from']} → {value['to']} on {value['on']}"
     if isinstance(value, dict):
         return " ".join(str(v) for v in value.values() if v)
     return str(value)

@@ -13,6 +13,7 @@ import pytest
 
 from dataagent.demo import DemoData
 from dataagent.demo.loaders import write_sqlite
+from dataagent.evals.runner import read_questions
 
 DEV_SET = Path(__file__).resolve().parents[3] / "evals" / "demo_dev.jsonl"
 KEYS = {"id", "question", "gold_sql", "kind", "reference_date", "alternatives", "answerable"}
@@ -40,6 +41,7 @@ def test_the_dev_set_is_well_formed(questions: list[dict[str, object]]) -> None:
         datetime.date.fromisoformat(str(item["reference_date"]))
         if item.get("answerable", True):
             assert isinstance(item["gold_sql"], str), item
+    assert len(read_questions(DEV_SET)) == len(questions)  # what `dataagent eval` reads
     kinds = Counter(str(q["kind"]) for q in questions)
     assert kinds["unanswerable"] >= 8
     assert len(kinds) >= 10

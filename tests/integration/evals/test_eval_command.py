@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import SPIDER_SQLITE
 from tests.fakes.openai_server import FakeOpenAIServer, Step, question_and_tool_results, tool
 from typer.testing import CliRunner
 
@@ -51,19 +52,28 @@ MODEL_SQL = {
 }
 
 
-def scripted_analyst(body: dict[str, Any]) -> Step:
-    """One query for a question it knows, then a sentence; a sentence alone otherwise."""
-    question, results = question_and_tool_results(body)
-    sql = MODEL_SQL.get(question)
-    if sql is not None and not results:
-        return Step(tool_calls=[tool("query_database", sql=sql)])
-    return Step(text="Here is what I found." if sql else "The data holds no weather.")
+# The --database test gives the admin a second ontology: name the demo's.
+DEMO = ("--ontology", "Retail demo")
+
+
+def analyst(queries: dict[str, str]) -> Callable[[dict[str, Any]], Step]:
+    """A scripted model: one query for a question it knows, then a sentence; a sentence
+    alone otherwise."""
+
+    def answer(body: dict[str, Any]) -> Step:
+        question, results = question_and_tool_results(body)
+        sql = queries.get(question)
+        if sql is not None and not results:
+            return Step(tool_calls=[tool("query_database", sql=sql)])
+        return Step(text="Here is what I found." if sql else "The data holds no weather.")
+
+    return answer
 
 
 @pytest.fixture
 def model_env(demo_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
     """The CLI's environment: the seeded data directory and the scripted model server."""
-    with FakeOpenAIServer(default=scripted_analyst) as server:
+    with FakeOpenAIServer(default=analyst(MODEL_SQL)) as server:
         monkeypatch.setenv("DATAAGENT_DATA_DIR", str(demo_home))
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
         monkeypatch.setenv("OPENAI_API_KEY", "test-key")
@@ -88,6 +98,7 @@ def test_eval_scores_a_react_run_and_counts_model_calls_and_tokens(
             str(questions),
             "--mode",
             "react",
+            *DEMO,
             "--json",
             str(report),
             "--markdown",
@@ -128,7 +139,7 @@ def test_eval_exits_non_zero_below_the_minimum_accuracy(
 ) -> None:
     questions = write_questions(tmp_path / "q.jsonl", QUESTIONS[1:2])
     result = CliRunner().invoke(
-        app, ["eval", str(questions), "--mode", "react", "--min-accuracy", "0.5"]
+        app, ["eval", str(questions), "--mode", "react", *DEMO, "--min-accuracy", "0.5"]
     )
     assert result.exit_code == 1, result.output
     assert "below --min-accuracy" in result.output
@@ -166,6 +177,7 @@ def test_ask_json_prints_the_rows(model_env: FakeOpenAIServer, tmp_path: Path) -
             "How many orders by channel?",
             "--mode",
             "react",
+            *DEMO,
             "--json",
             "--charts-dir",
             str(tmp_path / "charts"),
@@ -183,7 +195,9 @@ def test_ask_json_prints_the_rows(model_env: FakeOpenAIServer, tmp_path: Path) -
 
 
 def test_ask_shows_the_answer_in_the_terminal(model_env: FakeOpenAIServer) -> None:
-    result = CliRunner().invoke(app, ["ask", "How many orders were cancelled?", "--mode", "react"])
+    result = CliRunner().invoke(
+        app, ["ask", "How many orders were cancelled?", "--mode", "react", *DEMO]
+    )
     assert result.exit_code == 0, result.output
     assert "Here is what I found." in result.stdout
     assert "status = 'cancelled'" in result.stdout  # the SQL
@@ -224,3 +238,26 @@ async def _ontology_names(data: Path) -> list[str]:
             return list(await session.scalars(select(Ontology.name)))
     finally:
         await ctx.aclose()
+
+
+def test_spider_questions_converted_at_run_time_are_scored_on_their_database(
+    model_env: FakeOpenAIServer, evaldata: Path, tmp_path: Path
+) -> None:
+    from scripts.evaldata_questions import main as convert
+
+    convert(
+        ["spider", "--db", "concert_singer", "--evaldata", str(evaldata), "--out", str(tmp_path)]
+    )
+    converted = tmp_path / "spider_concert_singer.jsonl"
+    items = [json.loads(line) for line in converted.read_text().splitlines()]
+    assert len(items) == 45
+    assert {i["db"] for i in items} == {str(SPIDER_SQLITE / "concert_singer.sqlite")}
+    # A model that writes each question's gold SQL: every answer is correct.
+    model_env.default = analyst({i["question"]: i["gold_sql"] for i in items[:4]})
+    few = write_questions(tmp_path / "few.jsonl", items[:4])
+    args = ["eval", str(few), "--database", items[0]["db"], "--mode", "react"]
+    result = CliRunner().invoke(app, [*args, "--json", str(tmp_path / "r.json")])
+    assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "r.json").read_text())
+    assert [q["outcome"] for q in document["questions"]] == ["correct"] * 4
+    assert document["ontology"] == "eval concert_singer"
