@@ -63,7 +63,10 @@ async def _wind_down(system: RunSystem, user_id: uuid.UUID) -> None:
             # Again each time: a request past sign-in before the account was deactivated
             # may have claimed an answer since.
             await runs.request_cancel_of_owner(
-                session, user_id, STOPPED_DELETED, kinds=("chat_message", "ontology_build")
+                session,
+                user_id,
+                STOPPED_DELETED,
+                kinds=("chat_message", "agent_server", "ontology_build"),
             )
             stopping = await runs.stopping_runs(session, user_id)
             await session.commit()

@@ -214,7 +214,7 @@ async def begin_deletion(
     user.is_active = False
     await users.revoke_tokens(session, user)
     await runs.request_cancel_of_owner(
-        session, user.id, STOPPED_DELETED, kinds=("chat_message", "ontology_build")
+        session, user.id, STOPPED_DELETED, kinds=("chat_message", "agent_server", "ontology_build")
     )
     await session.commit()
 

@@ -285,9 +285,10 @@ async def request_cancel_of_owner(
     session: AsyncSession,
     owner_id: uuid.UUID,
     reason: str,
-    kinds: tuple[RunKind, ...] = ("chat_message",),
+    kinds: tuple[RunKind, ...] = ("chat_message", "agent_server"),
 ) -> None:
-    """Ask every unfinished run of the user (of these kinds) to stop, keeping `reason` as
+    """Ask every unfinished run of the user (of these kinds: by default the answers, those of
+    the chats and of the agent server's `POST /api/chat`) to stop, keeping `reason` as
     the sentence it will end with (in the caller's transaction, not committed)."""
     await session.execute(
         update(AgentRun)

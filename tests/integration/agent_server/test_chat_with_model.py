@@ -15,6 +15,7 @@ from tests.integration.agent_server.conftest import sse_events, upload_csv
 from tests.integration.api.conftest import World
 
 from dataagent.demo import DemoFacts
+from dataagent.services.users import STOPPED_SIGNED_OUT
 
 pytestmark = [
     pytest.mark.parametrize("use_model", [True]),
@@ -189,3 +190,29 @@ async def test_one_request_at_a_time_per_person(
     openai_server.push(Step(text="Still nothing."))
     again = await client.post("/api/chat", json=body)
     assert again.status_code == 200 and again.json()["data"]["message"] == "Still nothing."
+
+
+async def test_an_admins_sign_out_stops_a_request_in_flight(
+    world: World, demo_id: str, openai_server: FakeOpenAIServer
+) -> None:
+    asked, gate = threading.Event(), threading.Event()
+
+    def held(body: dict[str, Any]) -> Step:
+        asked.set()
+        gate.wait(60)
+        return Step(text="Too late.")
+
+    openai_server.push(held)
+    body = {"ontologyId": demo_id, "message": "Anything new?"}
+    streaming = asyncio.create_task(world.contributor.client.post("/api/chat/stream", json=body))
+    try:
+        assert await asyncio.to_thread(asked.wait, 60)
+        signed_out = await world.admin.client.post(f"/api/users/{world.contributor.id}/sign-out")
+        assert signed_out.status_code == 204, signed_out.text
+    finally:
+        gate.set()
+    events = sse_events((await streaming).text)
+    assert events[-1][0] == "error", events
+    assert events[-1][1]["code"] == "CANCELLED"
+    assert events[-1][1]["message"] == STOPPED_SIGNED_OUT
+    assert "result" not in [name for name, _ in events]
