@@ -1,8 +1,8 @@
 """Offline answers: the latency from request to result when no model is configured.
 
-`python -m dataagent serve` runs as its own process with no model provider at all, on a
-migrated app database holding one contributor with a ready ontology of the demo retailer
-(SQLite). Each question is asked --rounds times, one request at a time, after a warm-up
+`python -m dataagent serve` runs as its own process with no model provider at all, on what
+`make demo` sets up (`demo.setup.seed_demo`: the admin, the demo retailer's DuckDB file and
+its curated ontology). Each question is asked --rounds times, one request at a time, after a warm-up
 round, two ways:
 
 1. `POST /api/chat` (seed 004's agent server, non-streaming): the wall time from the
@@ -44,8 +44,7 @@ sys.path.insert(0, str(HERE))
 import agent_bench as bench  # noqa: E402
 from agent_bench import Account  # noqa: E402
 from dataagent.config import Settings  # noqa: E402
-from dataagent.demo import generate, write_sqlite  # noqa: E402
-from dataagent.runs.system import RunSystem  # noqa: E402
+from dataagent.demo.setup import DEMO_ONTOLOGY_NAME, seed_demo  # noqa: E402
 
 RESULTS = HERE / "results" / "offline.json"
 # Questions a person might type on the demo (written for this benchmark).
@@ -54,9 +53,10 @@ QUESTIONS = (
     "number of orders per month in 2025",
     "top 5 products by revenue",
     "average order value by channel",
-    "units sold in Houston by category",
+    "gross margin by department in 2025",
 )
 GOAL_MS = 150.0
+PASSWORD = "offline-bench-password"
 
 
 def server_env(settings: Settings, url: str) -> dict[str, str]:
@@ -160,26 +160,38 @@ def spread(values: list[float]) -> dict[str, float]:
     }
 
 
+async def demo_account(client: httpx.AsyncClient, settings: Settings) -> Account:
+    """The demo's admin signed in, and the demo ontology."""
+    signed_in = await client.post(
+        "/api/auth/login", json={"email": settings.admin_email, "password": PASSWORD}
+    )
+    signed_in.raise_for_status()
+    data = signed_in.json()["data"]
+    headers = {"Authorization": f"Bearer {data['accessToken']}"}
+    listed = await client.get("/api/ontologies", headers=headers)
+    listed.raise_for_status()
+    (ontology,) = [o for o in listed.json()["data"] if o["name"] == DEMO_ONTOLOGY_NAME]
+    return Account(data["user"]["id"], ontology["id"], headers)
+
+
 async def main(rounds: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch_dir:
         scratch = Path(scratch_dir)
-        retail = scratch / "retail.db"
-        write_sqlite(generate(), retail)
-        settings = Settings(
-            data_dir=scratch / "data",
-            file_roots=[scratch],
-            database_url=f"sqlite:///{scratch / 'app.db'}",
-            secret_key=bench.SECRET,
-            _env_file=None,  # type: ignore[call-arg]
-        )
         with bench.app_database(None, scratch, "offline") as url:
-            settings = settings.model_copy(update={"database_url": url})
-            async with RunSystem.in_process(settings) as system:
-                (account,) = await bench.seed_accounts(system.app, 1, retail, "offline")
+            settings = Settings(
+                data_dir=scratch / "data",
+                file_roots=[scratch],
+                database_url=url,
+                secret_key=bench.SECRET,
+                _env_file=None,  # type: ignore[call-arg]
+            )
+            # What `make demo` sets up: the demo's DuckDB file and its curated ontology.
+            await seed_demo(settings, PASSWORD)
             async with (
                 server(server_env(settings, url), scratch) as base_url,
                 httpx.AsyncClient(base_url=base_url, timeout=120) as client,
             ):
+                account = await demo_account(client, settings)
                 chats: list[dict[str, Any]] = []
                 answers: list[dict[str, Any]] = []
                 for round_ in range(rounds + 1):
