@@ -10,9 +10,10 @@ guard, the ontology's allow-list, a run record linked to the answer's run). A fa
 ONE model repair (the SQL, the error and the datasets' YAML), and the repaired SQL runs pilot
 then full again; a step that still fails keeps its error for the verifier and the explainer
 (nothing is raised), except a rate limit or a cancellation, which end the answer as they do
-in the agent loop; an offline answer (`run.offline`) is not repaired. A Python step's code
-is written by the model (one call) and runs in the sandbox with each dependency's rows as
-`step_N_data` and, after its own SQL, `current_data` (an offline answer has none).
+in the agent loop; an offline answer (`run.offline`) runs no pilot and is not repaired. A
+Python step's code is written by the model (one call) and runs in the sandbox with each
+dependency's rows as `step_N_data` and, after its own SQL, `current_data` (an offline
+answer has none).
 """
 
 from __future__ import annotations
@@ -213,7 +214,10 @@ class _Executor:
     async def _pilot_then_full(
         self, step: PlanStep, pilot_sql: str, full_sql: str, origin_plan: bool
     ) -> tuple[queries.RecordedQuery, str]:
-        await self._query(step, pilot_sql, pilot=True, origin_plan=origin_plan)
+        # An offline answer's SQL is compiled from its plan and never repaired: a pilot
+        # would only run the query twice.
+        if self.run.offline is None:
+            await self._query(step, pilot_sql, pilot=True, origin_plan=origin_plan)
         return await self._query(step, full_sql, pilot=False, origin_plan=origin_plan), full_sql
 
     async def _query(
