@@ -10,13 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from dataagent.cli import app
-from dataagent.vocabulary import AGENT_MODES
-
-# The offline answer mode comes with branch i24-b; until it is merged these tests cannot run
-# (verified on a merge of i24-d and i24-b). Remove this mark once it is.
-pytestmark = pytest.mark.skipif(
-    "offline" not in AGENT_MODES, reason="the offline answer mode (i24-b) is not merged yet"
-)
 
 DEV_SET = Path(__file__).resolve().parents[3] / "evals" / "demo_dev.jsonl"
 # Total revenue, revenue by region, last quarter's revenue (a window on the reference date
