@@ -235,6 +235,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
     agg_item: Item | None = None
     sorting: Item | None = None
     attributes: list[str] = []  # columns asked for "with their ...", after what is listed
+    value_words: list[Item] = []
     last_group: tuple[Item, Sense] | None = None
     extra_aggs: list[Aggregation] = []
     dated = any(item.kind in ("date", "grain") for item in items)
@@ -276,20 +277,18 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 listing = True  # "show all distinct template types": the values, listed
                 draft.distinct = True
                 continue
-            if (
-                agg is not None
-                and agg_item is not None
-                and item.agg
-                not in (
-                    "count",
-                    "count_distinct",
-                )
-            ):
+            counting = item.agg in ("count", "count_distinct")
+            if agg is not None and agg_item is not None and not counting:
                 extra_aggs.append(agg)  # "the average, minimum and maximum age"
+            elif agg not in (None, "count", "count_distinct") and agg_item is not None:
+                draft.unknown(f"{agg_item.text} {item.text}")  # "the average number of": of counts
             agg, agg_item = item.agg, item
             continue
         if kind == "sort":
             sorting = item
+            continue
+        if kind == "value_word":
+            value_words.append(item)
             continue
         if kind == "direction":
             if draft.sorts:
@@ -505,6 +504,9 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
 
     if sorting is not None:
         draft.direction = sorting.direction  # "ordered descending by value"
+    if value_words and not draft.values:
+        for item in value_words:
+            draft.unknown(item.text)  # "how much did they spend": an amount of what
     if number is not None:
         draft.unknown(number.text)
     if changes and draft.compare is None:

@@ -267,6 +267,8 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
             items.append(Item("number", i, i + 1, pairs[i][1], n=int(counted[1])))
         elif t in w.LIST and not items:
             items.append(Item("list", i, i + 1, t))
+        elif t in w.VALUE_WORDS:
+            items.append(Item("value_word", i, i + 1, pairs[i][1]))
         elif t not in w.STOP:
             unknown.append(pairs[i][1])
         i += 1

@@ -358,6 +358,8 @@ def test_plans(question: str, expected: dict[str, Any]) -> None:
         "stores without any returned orders",  # NOT EXISTS: no plan says it
         "what percentage of orders were placed online",  # a share of the whole
         "revenue in 2023",  # the orders start in 2024
+        "how much did corporate customers spend in 2025",  # an amount of what?
+        "what is the average number of items per order",  # an average of counts
         "",
     ],
 )
