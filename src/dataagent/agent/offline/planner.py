@@ -163,6 +163,12 @@ def _measure_of(
     if metrics:
         metric = draft.model.metric(metrics[0].name)
         assert metric is not None
+        counts = metric.aggregation in ("count", "count_distinct")
+        rows = agg is None and counts and datasets and s is not None
+        if rows and _rows_rather_than_metric(draft, datasets[0], metrics[0], s):
+            # "customers by segment": the customers, as "how many customers" counts them.
+            said = f"number of {item.text.lower()}"
+            return draft.add_measure(f"{datasets[0].name}.*", "count", said)
         if agg is not None and agg != metric.aggregation and not (agg == "sum" and metric.is_ratio):
             draft.unknown(f"{ALIAS_WORDS[agg]} (of {metric_said(metric)})")
         return draft.add_metric(metrics[0].name)
@@ -493,7 +499,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
             subjects.append(item)  # "customers with more than 5 orders"
             continue
         if metrics and not (listing and has_dataset and not draft.values):
-            value = _measure_of(draft, item, None, named)
+            value = _measure_of(draft, item, None, named, s)
             if value is not None:
                 if top is not None:
                     ranking = ranking or value

@@ -326,6 +326,16 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     ("show a few orders", {"limit": 10, "order": []}),
     ("gross margin by product category", {"dimensions": [{"field": "categories.name"}]}),
+    # Customers counted as rows, unless the question names what only the metric reaches.
+    (
+        "customers by segment",
+        {
+            "measures": [
+                {"field": "customers.*", "aggregation": "count", "alias": "number_of_customers"}
+            ]
+        },
+    ),
+    ("customers by store region", {"metrics": [{"name": "customers"}]}),
     (
         "list products in the Audio category with their list price",
         {
