@@ -37,7 +37,12 @@ from dataagent.agent.offline.draft import (
 from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Sense, lexicon_of
 from dataagent.agent.offline.periods import apply_dates, date_field_for
 from dataagent.agent.offline.scan import Item, Scan, scan
-from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
+from dataagent.agent.offline.words import (
+    SAMPLE_ROWS,
+    SUPERLATIVE_AGGREGATE,
+    TOP_EARLIEST,
+    TOP_LATEST,
+)
 from dataagent.errors import DataAgentError
 from dataagent.ontology.values import IndexedValue, ValueIndex, words
 from dataagent.semantic.compiler import compile_plan
@@ -437,7 +442,8 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 if top is not None:
                     ranking = ranking or value
             continue
-        if top is not None and top_subject is None:
+        by_date = top is not None and top.text.split()[0].lower() in TOP_EARLIEST | TOP_LATEST
+        if top is not None and top_subject is None and not by_date:
             grouping_sense = _as_grouping(draft, item, named, numeric=False)
             if grouping_sense is not None and not (
                 any(sense.kind == "metric" for sense in item.senses) and top.n is None
@@ -445,7 +451,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 top_subject = draft.add_dimension(_dimension_of(draft, grouping_sense))
                 draft.subject_words = item.text.lower()
                 continue
-        if top is not None and ranking is None:
+        if top is not None and ranking is None and not by_date:
             numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
             if numeric and not any(sense.kind == "metric" for sense in item.senses):
                 sense = pick(draft, numeric, named, item.text)
@@ -867,6 +873,9 @@ def _comparison_target(items: list[Item], k: int) -> Item | None:
 def _apply_top(draft: Draft, top: Item, ranking: Output | None, subject: str | None) -> None:
     if ranking is None:
         ranking = draft.values[0] if len(draft.values) == 1 else None
+    word = top.text.split()[0].lower()
+    if ranking is None and word in TOP_EARLIEST | TOP_LATEST:
+        ranking = _ranked_by_date(draft, word in TOP_EARLIEST)
     if ranking is None:
         draft.unknown(f"{top.text} (by what?)")
         return
@@ -891,6 +900,22 @@ def _apply_top(draft: Draft, top: Item, ranking: Output | None, subject: str | N
     )
     said = "top" if top.direction == "desc" else "bottom"
     draft.understood.append(f"{said} {n} by {ranking.label}")
+
+
+def _ranked_by_date(draft: Draft, earliest: bool) -> Output | None:
+    """'Which store opened first': the listed date field becomes the first (or last) date
+    of each store, to rank by."""
+    dated = [
+        d
+        for d in draft.dimensions
+        if not d.time_grain and draft.lexicon.field_of(d.field)[1].data_type in TEMPORAL
+    ]
+    if len(dated) != 1:
+        return None
+    draft.dimensions.remove(dated[0])
+    aggregation: Aggregation = "min" if earliest else "max"
+    said = f"{'first' if earliest else 'last'} {dated[0].field.split('.')[1]}"
+    return draft.add_measure(dated[0].field, aggregation, said)
 
 
 def _singular_top(draft: Draft, top: Item) -> bool:

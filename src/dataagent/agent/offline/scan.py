@@ -132,6 +132,10 @@ def _period_start(tokens: list[str], i: int) -> bool:
 
 def _top(tokens: list[str], i: int) -> tuple[int, int | None, str] | None:
     t = tokens[i]
+    if t in w.TOP_EARLIEST or t in w.TOP_LATEST:
+        if i + 1 < len(tokens) and tokens[i + 1] in ("and", "or", "name", "names"):
+            return None  # "the first and last name"
+        return 1, None, "asc" if t in w.TOP_EARLIEST else "desc"
     if t not in w.TOP_DESC and t not in w.TOP_ASC:
         return None
     direction = "desc" if t in w.TOP_DESC else "asc"

@@ -78,6 +78,9 @@ GROUPING = frozenset(
 # Superlatives: the first n by a value, highest (desc) or lowest (asc) first.
 TOP_DESC = frozenset({"top", "best", "highest", "largest", "biggest", "most", "greatest"})
 TOP_ASC = frozenset({"bottom", "worst", "lowest", "smallest", "least", "fewest"})
+# Superlatives of time: ranked by a date ("which store opened first").
+TOP_EARLIEST = frozenset({"first", "earliest"})
+TOP_LATEST = frozenset({"latest"})
 # A superlative that, with nothing to rank, is a plain aggregate ("the highest unit price").
 SUPERLATIVE_AGGREGATE: dict[str, Aggregation] = {
     "highest": "max",

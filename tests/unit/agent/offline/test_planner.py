@@ -337,6 +337,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     ("customers by store region", {"metrics": [{"name": "customers"}]}),
     (
+        "Which store opened first?",
+        {"top": {"n": 1, "by": "minimum_opened_on", "direction": "asc"}},
+    ),
+    (
         "list products in the Audio category with their list price",
         {
             "dimensions": [
