@@ -37,7 +37,12 @@ from dataagent.agent.offline.draft import (
 from dataagent.agent.offline.lexicon import NUMERIC, TEMPORAL, Sense, lexicon_of
 from dataagent.agent.offline.periods import apply_dates, date_field_for
 from dataagent.agent.offline.scan import Item, Scan, scan
-from dataagent.agent.offline.words import SAMPLE_ROWS, SUPERLATIVE_AGGREGATE
+from dataagent.agent.offline.words import (
+    SAMPLE_ROWS,
+    SUPERLATIVE_AGGREGATE,
+    TOP_EARLIEST,
+    TOP_LATEST,
+)
 from dataagent.errors import DataAgentError
 from dataagent.ontology.values import IndexedValue, ValueIndex, words
 from dataagent.semantic.compiler import compile_plan
@@ -163,6 +168,12 @@ def _measure_of(
     if metrics:
         metric = draft.model.metric(metrics[0].name)
         assert metric is not None
+        counts = metric.aggregation in ("count", "count_distinct")
+        rows = agg is None and counts and datasets and s is not None
+        if rows and _rows_rather_than_metric(draft, datasets[0], metrics[0], s):
+            # "customers by segment": the customers, as "how many customers" counts them.
+            said = f"number of {item.text.lower()}"
+            return draft.add_measure(f"{datasets[0].name}.*", "count", said)
         if agg is not None and agg != metric.aggregation and not (agg == "sum" and metric.is_ratio):
             draft.unknown(f"{ALIAS_WORDS[agg]} (of {metric_said(metric)})")
         return draft.add_metric(metrics[0].name)
@@ -235,6 +246,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
     agg_item: Item | None = None
     sorting: Item | None = None
     attributes: list[str] = []  # columns asked for "with their ...", after what is listed
+    value_words: list[Item] = []
     last_group: tuple[Item, Sense] | None = None
     extra_aggs: list[Aggregation] = []
     dated = any(item.kind in ("date", "grain") for item in items)
@@ -276,20 +288,18 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 listing = True  # "show all distinct template types": the values, listed
                 draft.distinct = True
                 continue
-            if (
-                agg is not None
-                and agg_item is not None
-                and item.agg
-                not in (
-                    "count",
-                    "count_distinct",
-                )
-            ):
+            counting = item.agg in ("count", "count_distinct")
+            if agg is not None and agg_item is not None and not counting:
                 extra_aggs.append(agg)  # "the average, minimum and maximum age"
+            elif agg not in (None, "count", "count_distinct") and agg_item is not None:
+                draft.unknown(f"{agg_item.text} {item.text}")  # "the average number of": of counts
             agg, agg_item = item.agg, item
             continue
         if kind == "sort":
             sorting = item
+            continue
+        if kind == "value_word":
+            value_words.append(item)
             continue
         if kind == "direction":
             if draft.sorts:
@@ -432,7 +442,8 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 if top is not None:
                     ranking = ranking or value
             continue
-        if top is not None and top_subject is None:
+        by_date = top is not None and top.text.split()[0].lower() in TOP_EARLIEST | TOP_LATEST
+        if top is not None and top_subject is None and not by_date:
             grouping_sense = _as_grouping(draft, item, named, numeric=False)
             if grouping_sense is not None and not (
                 any(sense.kind == "metric" for sense in item.senses) and top.n is None
@@ -440,7 +451,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
                 top_subject = draft.add_dimension(_dimension_of(draft, grouping_sense))
                 draft.subject_words = item.text.lower()
                 continue
-        if top is not None and ranking is None:
+        if top is not None and ranking is None and not by_date:
             numeric = [sense for sense in item.senses if _is_numeric(draft, sense)]
             if numeric and not any(sense.kind == "metric" for sense in item.senses):
                 sense = pick(draft, numeric, named, item.text)
@@ -494,7 +505,7 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
             subjects.append(item)  # "customers with more than 5 orders"
             continue
         if metrics and not (listing and has_dataset and not draft.values):
-            value = _measure_of(draft, item, None, named)
+            value = _measure_of(draft, item, None, named, s)
             if value is not None:
                 if top is not None:
                     ranking = ranking or value
@@ -505,6 +516,9 @@ def _assemble(draft: Draft, s: Scan, today: dt.date) -> None:
 
     if sorting is not None:
         draft.direction = sorting.direction  # "ordered descending by value"
+    if value_words and not draft.values:
+        for item in value_words:
+            draft.unknown(item.text)  # "how much did they spend": an amount of what
     if number is not None:
         draft.unknown(number.text)
     if changes and draft.compare is None:
@@ -859,6 +873,9 @@ def _comparison_target(items: list[Item], k: int) -> Item | None:
 def _apply_top(draft: Draft, top: Item, ranking: Output | None, subject: str | None) -> None:
     if ranking is None:
         ranking = draft.values[0] if len(draft.values) == 1 else None
+    word = top.text.split()[0].lower()
+    if ranking is None and word in TOP_EARLIEST | TOP_LATEST:
+        ranking = _ranked_by_date(draft, word in TOP_EARLIEST)
     if ranking is None:
         draft.unknown(f"{top.text} (by what?)")
         return
@@ -883,6 +900,22 @@ def _apply_top(draft: Draft, top: Item, ranking: Output | None, subject: str | N
     )
     said = "top" if top.direction == "desc" else "bottom"
     draft.understood.append(f"{said} {n} by {ranking.label}")
+
+
+def _ranked_by_date(draft: Draft, earliest: bool) -> Output | None:
+    """'Which store opened first': the listed date field becomes the first (or last) date
+    of each store, to rank by."""
+    dated = [
+        d
+        for d in draft.dimensions
+        if not d.time_grain and draft.lexicon.field_of(d.field)[1].data_type in TEMPORAL
+    ]
+    if len(dated) != 1:
+        return None
+    draft.dimensions.remove(dated[0])
+    aggregation: Aggregation = "min" if earliest else "max"
+    said = f"{'first' if earliest else 'last'} {dated[0].field.split('.')[1]}"
+    return draft.add_measure(dated[0].field, aggregation, said)
 
 
 def _singular_top(draft: Draft, top: Item) -> bool:

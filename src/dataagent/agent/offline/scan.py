@@ -132,6 +132,10 @@ def _period_start(tokens: list[str], i: int) -> bool:
 
 def _top(tokens: list[str], i: int) -> tuple[int, int | None, str] | None:
     t = tokens[i]
+    if t in w.TOP_EARLIEST or t in w.TOP_LATEST:
+        if i + 1 < len(tokens) and tokens[i + 1] in ("and", "or", "name", "names"):
+            return None  # "the first and last name"
+        return 1, None, "asc" if t in w.TOP_EARLIEST else "desc"
     if t not in w.TOP_DESC and t not in w.TOP_ASC:
         return None
     direction = "desc" if t in w.TOP_DESC else "asc"
@@ -267,6 +271,8 @@ def scan(question: str, lexicon: Lexicon, values: ValueIndex | None, today: dt.d
             items.append(Item("number", i, i + 1, pairs[i][1], n=int(counted[1])))
         elif t in w.LIST and not items:
             items.append(Item("list", i, i + 1, t))
+        elif t in w.VALUE_WORDS:
+            items.append(Item("value_word", i, i + 1, pairs[i][1]))
         elif t not in w.STOP:
             unknown.append(pairs[i][1])
         i += 1

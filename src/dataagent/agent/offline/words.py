@@ -19,8 +19,7 @@ STOP = frozenset(
         *("them", "they", "it", "its", "that", "these", "those", "please", "can", "could"),
         *("would", "will", "should", "and", "or", "all", "any", "some", "overall"),
         *("altogether", "combined", "broken", "down", "split", "grouped", "group", "so"),
-        *("many", "much", "made", "make", "earn", "earned", "generate", "generated"),
-        *("bring", "brought", "got", "placed", "happened", "come", "came", "currently"),
+        *("many", "made", "make", "got", "placed", "happened", "come", "came", "currently"),
         *("right", "now", "ever", "just", "only", "also", "both", "as", "well", "chart"),
         *("plot", "graph", "table", "report", "summary", "figure", "figures", "stats"),
         *("statistics", "breakdown", "like", "look", "looks", "looking", "exist", "exists"),
@@ -28,9 +27,8 @@ STOP = frozenset(
         *("order", "ordered", "name", "names", "names", "value", "values", "data", "up"),
         *("then", "than", "did", "doing", "has", "having", "whole", "entire", "period"),
         *("what's", "one", "ones", "kind", "kinds", "along", "respective", "its"),
-        *("here", "versus", "vs", "compare", "compared", "comparison", "sell", "sold"),
-        *("buy", "bought", "spend", "spent", "recorded", "registered", "record", "records"),
-        *("row", "rows", "entry", "entries", "item", "items", "thing", "things", "do"),
+        *("here", "versus", "vs", "compare", "compared", "comparison", "recorded"),
+        *("registered", "do"),
         *("live", "lives", "living", "located", "based", "situated", "currently", "belong"),
         *("belongs", "belonging", "come", "comes", "coming"),
         *("over", "during", "within", "throughout", "appeared", "appear", "appears"),
@@ -80,6 +78,9 @@ GROUPING = frozenset(
 # Superlatives: the first n by a value, highest (desc) or lowest (asc) first.
 TOP_DESC = frozenset({"top", "best", "highest", "largest", "biggest", "most", "greatest"})
 TOP_ASC = frozenset({"bottom", "worst", "lowest", "smallest", "least", "fewest"})
+# Superlatives of time: ranked by a date ("which store opened first").
+TOP_EARLIEST = frozenset({"first", "earliest"})
+TOP_LATEST = frozenset({"latest"})
 # A superlative that, with nothing to rank, is a plain aggregate ("the highest unit price").
 SUPERLATIVE_AGGREGATE: dict[str, Aggregation] = {
     "highest": "max",
@@ -291,3 +292,13 @@ DIRECTIONS: dict[tuple[str, ...], str] = {
     ("alphabetically",): "asc",
     ("descending", "by", "value"): "desc",
 }
+# Words that ask for an amount of money or goods: fillers beside a metric ("what revenue
+# did we earn"), but when nothing to compute was found, what they ask is not known ("how
+# much did corporate customers spend").
+VALUE_WORDS = frozenset(
+    {
+        *("much", "earn", "earned", "earns", "generate", "generated", "bring", "brought"),
+        *("spend", "spent", "spends", "buy", "bought", "buys", "sell", "sold", "sells"),
+        *("pay", "paid", "pays", "cost", "costs", "worth"),
+    }
+)

@@ -326,6 +326,20 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     ("show a few orders", {"limit": 10, "order": []}),
     ("gross margin by product category", {"dimensions": [{"field": "categories.name"}]}),
+    # Customers counted as rows, unless the question names what only the metric reaches.
+    (
+        "customers by segment",
+        {
+            "measures": [
+                {"field": "customers.*", "aggregation": "count", "alias": "number_of_customers"}
+            ]
+        },
+    ),
+    ("customers by store region", {"metrics": [{"name": "customers"}]}),
+    (
+        "Which store opened first?",
+        {"top": {"n": 1, "by": "minimum_opened_on", "direction": "asc"}},
+    ),
     (
         "list products in the Audio category with their list price",
         {
@@ -358,6 +372,8 @@ def test_plans(question: str, expected: dict[str, Any]) -> None:
         "stores without any returned orders",  # NOT EXISTS: no plan says it
         "what percentage of orders were placed online",  # a share of the whole
         "revenue in 2023",  # the orders start in 2024
+        "how much did corporate customers spend in 2025",  # an amount of what?
+        "what is the average number of items per order",  # an average of counts
         "",
     ],
 )
