@@ -32,6 +32,8 @@ from typing import Any, Literal
 import sqlglot
 from sqlglot import exp
 
+from dataagent.dialects import sqlglot_name
+
 Outcome = Literal["correct", "wrong", "abstained", "error"]
 OUTCOMES: tuple[Outcome, ...] = ("correct", "wrong", "abstained", "error")
 
@@ -225,8 +227,8 @@ def gold_orders_rows(sql: str, dialect: str = "sqlite") -> bool:
     """Whether the query's outermost SELECT (or set operation) has an ORDER BY, so the
     order of its rows is part of the answer. A query that does not parse: False."""
     try:
-        tree = sqlglot.parse_one(sql, read=dialect)
-    except sqlglot.errors.ParseError:
+        tree = sqlglot.parse_one(sql, read=sqlglot_name(dialect))
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         return False
     return isinstance(tree, exp.Query) and tree.args.get("order") is not None
 

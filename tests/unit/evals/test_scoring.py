@@ -50,6 +50,14 @@ def test_only_the_outermost_order_by_counts() -> None:
     )
     assert not gold_orders_rows(windowed)
     assert gold_orders_rows("SELECT a FROM t UNION SELECT a FROM u ORDER BY a")
+
+
+def test_a_gold_query_is_read_in_the_product_dialect_of_its_database() -> None:
+    postgres = "SELECT name FROM author ORDER BY citations DESC NULLS LAST"
+    assert gold_orders_rows(postgres, "postgresql")
+    assert gold_orders_rows(postgres, "postgres")
+    assert not gold_orders_rows("SELECT name FROM author", "postgresql")
+    assert not gold_orders_rows("SELECT 'unterminated FROM t", "postgresql")
     assert not gold_orders_rows("not sql at all (")
 
 
