@@ -152,9 +152,16 @@ class Fragments:
         return self.field(ds, found, alias or dataset)
 
     def dimension(self, dim: ResolvedDimension) -> exp.Expr:
-        """The dimension's value, truncated to its time grain."""
+        """The dimension's value, truncated to its time grain, or with the values outside
+        its group replaced by the group's `others` label."""
         assert dim.ref.field is not None
         value = self.field(dim.ref.dataset, dim.ref.field, dim.ref.dataset.name)
+        if dim.group is not None:
+            kept = exp.In(this=value, expressions=[exp.Literal.string(v) for v in dim.group])
+            return exp.Case(
+                ifs=[exp.If(this=kept, true=value.copy())],
+                default=exp.Literal.string(dim.others or "Others"),
+            )
         return truncate(value, dim.time_grain, self.dialect) if dim.time_grain else value
 
     def metric_sql(self, m: ResolvedMeasure, text: str) -> exp.Expr:

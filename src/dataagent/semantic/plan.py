@@ -37,13 +37,28 @@ class Measure(BaseModel):
     alias: str | None = Field(None, pattern=NAME_PATTERN)
 
 
+class DimensionGroup(BaseModel):
+    """Some values of a text dimension kept as they are, every other value (and NULL) put
+    together under one label: "Houston compared with the other stores"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    values: list[str] = Field(min_length=1, max_length=100)
+    others: str = Field("Others", min_length=1, max_length=100)
+
+
 class Dimension(BaseModel):
-    """A grouping column, optionally truncated to a time grain."""
+    """A grouping column, optionally truncated to a time grain, or with some of its values
+    set against all the others (`group`)."""
 
     model_config = ConfigDict(extra="forbid")
 
     field: str = Field(min_length=1)
     time_grain: TimeGrain | None = None
+    group: DimensionGroup | None = Field(
+        None,
+        description="Keep these values of a text field and put every other one under `others`.",
+    )
     alias: str | None = Field(None, pattern=NAME_PATTERN)
 
 

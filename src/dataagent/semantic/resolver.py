@@ -86,6 +86,9 @@ class ResolvedDimension:
     ref: FieldRef
     time_grain: TimeGrain | None
     alias: str
+    # The values kept as they are, and the label of every other one (`Dimension.group`).
+    group: tuple[str, ...] | None = None
+    others: str | None = None
 
 
 @dataclass(frozen=True)
@@ -486,6 +489,11 @@ def validate_plan(
                 f"{ref.field.data_type.value}.",
                 field=ref.label,
             )
+        if d.group is not None and ref.field.data_type is not DataType.VARCHAR:
+            raise _invalid(
+                f"{where}: group needs a text field; {ref.label} is {ref.field.data_type.value}.",
+                field=ref.label,
+            )
         dimension_refs.append(ref)
     conditions = _conditions(resolver, plan.filters)
     window = _window(resolver, plan, today or dt.datetime.now(dt.UTC).date())
@@ -507,7 +515,13 @@ def validate_plan(
     metric_aliases = aliases[n_dims : n_dims + n_metrics]
     measure_aliases = aliases[n_dims + n_metrics :]
     dimensions = tuple(
-        ResolvedDimension(ref, d.time_grain, a)
+        ResolvedDimension(
+            ref,
+            d.time_grain,
+            a,
+            tuple(d.group.values) if d.group else None,
+            d.group.others if d.group else None,
+        )
         for d, ref, a in zip(plan.dimensions, dimension_refs, dim_aliases, strict=True)
     )
     values = _Outputs(model)

@@ -87,6 +87,10 @@ def test_plan_shape_is_strict() -> None:
             "time_grain needs a date or timestamp",
         ),
         (
+            {"dimensions": [{"field": "stores.square_feet", "group": {"values": ["100"]}}]},
+            "group needs a text field; stores.square_feet is integer",
+        ),
+        (
             {
                 "dimensions": [{"field": "orders.id"}],
                 "filters": [{"field": "orders.id", "op": "=", "value": "7"}],

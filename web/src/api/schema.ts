@@ -1801,15 +1801,32 @@ export interface components {
         };
         /**
          * Dimension
-         * @description A grouping column, optionally truncated to a time grain.
+         * @description A grouping column, optionally truncated to a time grain, or with some of its values
+         *     set against all the others (`group`).
          */
         Dimension: {
             /** Alias */
             alias?: string | null;
             /** Field */
             field: string;
+            /** @description Keep these values of a text field and put every other one under `others`. */
+            group?: components["schemas"]["DimensionGroup"] | null;
             /** Time Grain */
             time_grain?: ("day" | "week" | "month" | "quarter" | "year") | null;
+        };
+        /**
+         * DimensionGroup
+         * @description Some values of a text dimension kept as they are, every other value (and NULL) put
+         *     together under one label: "Houston compared with the other stores".
+         */
+        DimensionGroup: {
+            /**
+             * Others
+             * @default Others
+             */
+            others: string;
+            /** Values */
+            values: string[];
         };
         /** Envelope[AgentServerAnswer] */
         Envelope_AgentServerAnswer_: {

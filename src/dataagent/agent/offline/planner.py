@@ -51,6 +51,8 @@ from dataagent.semantic.nouns import singular
 from dataagent.semantic.plan import (
     AggregateFilter,
     Aggregation,
+    Dimension,
+    DimensionGroup,
     Filter,
     Measure,
     OrderBy,
@@ -678,8 +680,11 @@ def _sample(draft: Draft, subjects: list[Item], named: set[str]) -> None:
 
 
 def _others(draft: Draft) -> None:
-    """'Compare the West with the others': a plan cannot group the others into one row, so
-    the planner offers the breakdown it can run, and does not answer with it."""
+    """'Compare the West with the others': the value named against all the others together
+    (a grouped dimension). Without a value to set apart, or a measure to compare, the
+    planner offers a breakdown instead of answering."""
+    if draft.values and any(d.group is not None for d in draft.dimensions):
+        return
     grouped = [d for d in draft.dimensions if not d.time_grain]
     if not grouped or not draft.values:
         draft.unknown("the others")
@@ -744,12 +749,13 @@ def _apply_values(
                 ):
                     continue  # "list the stores in the West": the stores are what is listed
                 subjects.remove(item)
-        if others:
-            draft.add_dimension(target)
-            draft.notes.append(
-                f"{', '.join(said)} shown beside every other {target.split('.')[1]} "
-                "(a plan cannot group 'the others' into one row)"
+        if others and not negated:
+            # "Houston compared with the other stores": the values named against all the
+            # others together, one row each.
+            draft.dimensions.append(
+                Dimension(field=target, group=DimensionGroup(values=list(said), others="Others"))
             )
+            draft.understood.append(f"{' and '.join(said)} against all other {column} values")
             continue
         if len(said) == 1:
             op = "!=" if negated else "="

@@ -396,18 +396,32 @@ def test_abstention_says_what_it_did_not_understand() -> None:
     assert "'employee'" in describe(result)
 
 
-def test_the_others_are_offered_as_a_breakdown() -> None:
-    # "The others" as one group is a CASE no plan can say: no answer, and the breakdown
-    # (the West beside each other region) offered first.
+@pytest.mark.parametrize(
+    ("question", "field", "kept"),
+    [
+        ("compare the West region with the others by revenue", "stores.region", ["West"]),
+        ("compare Houston with the other stores on revenue", "stores.city", ["Houston"]),
+        ("compare online with the other channels on return rate", "orders.channel", ["online"]),
+        (
+            "Electronics versus the other departments: gross margin % in 2025",
+            "categories.department",
+            ["Electronics"],
+        ),
+    ],
+)
+def test_a_value_against_the_others_is_one_group_beside_it(
+    question: str, field: str, kept: list[str]
+) -> None:
+    # The value named keeps its row; every other value is one row, "Others".
+    planned = plan(question)
+    assert planned["dimensions"] == [{"field": field, "group": {"values": kept}}]
+
+
+def test_the_others_with_nothing_to_compare_are_not_answered() -> None:
     result = plan_question(
-        "compare the West region with the others by revenue",
-        demo_model(),
-        demo_values(),
-        today=TODAY,
+        "compare the West region with the others", demo_model(), demo_values(), today=TODAY
     )
     assert not result.answered
-    assert result.suggestions[0] == "Show net revenue per region."
-    assert plan_question(result.suggestions[0], demo_model(), demo_values(), today=TODAY).answered
 
 
 def test_month_without_a_year_is_the_latest_one() -> None:
