@@ -402,6 +402,7 @@ def test_abstention_says_what_it_did_not_understand() -> None:
         ("compare the West region with the others by revenue", "stores.region", ["West"]),
         ("compare Houston with the other stores on revenue", "stores.city", ["Houston"]),
         ("compare online with the other channels on return rate", "orders.channel", ["online"]),
+        ("return rate of online vs the rest", "orders.channel", ["online"]),
         (
             "Electronics versus the other departments: gross margin % in 2025",
             "categories.department",
