@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from pydantic import ValidationError
+
 
 class ErrorCode(StrEnum):
     """Every error code the product reports, end to end."""
@@ -98,3 +100,11 @@ def rate_limited(message: str, retry_after_s: int | None = None) -> DataAgentErr
 def not_found(what: str) -> DataAgentError:
     """A 404 that never says whether the object exists for someone else."""
     return DataAgentError(ErrorCode.NOT_FOUND, f"{what} not found.")
+
+
+def validation_problems(exc: ValidationError, whole: str) -> str:
+    """A Pydantic validation error as one sentence's worth of `place: message` parts, joined
+    by semicolons (`whole` names the place of an error about the object itself)."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or whole}: {e['msg']}" for e in exc.errors()
+    )

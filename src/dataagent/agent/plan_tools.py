@@ -22,7 +22,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError
 
 from dataagent.agent.tools import error_text
-from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.errors import DataAgentError, ErrorCode, validation_problems
 from dataagent.semantic.compiler import compile_plan
 from dataagent.semantic.model import SemanticModel
 from dataagent.semantic.plan import QueryPlan
@@ -226,9 +226,7 @@ def parse_plan(plan_json: dict[str, Any] | str) -> QueryPlan:
             return QueryPlan.model_validate_json(plan_json)
         return QueryPlan.model_validate(plan_json)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'plan'}: {e['msg']}" for e in exc.errors()
-        )
+        problems = validation_problems(exc, "plan")
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR, f"The QueryPlan is not valid: {problems}."
         ) from exc

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from dataagent.agent.budget import ToolBudget
 from dataagent.agent.prompts import call_not_run, tool_time_spent
 from dataagent.agent.tools import error_text
-from dataagent.errors import DataAgentError
+from dataagent.errors import DataAgentError, validation_problems
 from dataagent.llm.calls import clip_text
 
 
@@ -99,9 +99,7 @@ async def run_tool_call(tools: dict[str, BaseTool], call: dict[str, Any]) -> Too
     try:
         result = await tool.ainvoke(invocation)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
-        )
+        problems = validation_problems(exc, "arguments")
         return outcome(
             f"Error (VALIDATION_ERROR): invalid arguments for {name}: {problems}.", True, True
         )

@@ -16,7 +16,7 @@ from pydantic.json_schema import SkipJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.auth.login_limits import client_address
-from dataagent.auth.permissions import Permission, has_permission
+from dataagent.auth.permissions import Permission, require_permission
 from dataagent.auth.tokens import COOKIE_NAME
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs.system import RunSystem
@@ -98,10 +98,7 @@ def require(permission: Permission) -> Callable[[User], Awaitable[User]]:
     """A dependency that returns the current user when their role grants `permission`."""
 
     async def dependency(user: CurrentUser) -> User:
-        if not has_permission(user.role, permission):
-            raise DataAgentError(
-                ErrorCode.FORBIDDEN, f"Your role ({user.role}) lacks the {permission} permission."
-            )
+        require_permission(user.role, permission)
         return user
 
     return dependency

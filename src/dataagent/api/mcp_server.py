@@ -32,9 +32,9 @@ from starlette.types import Receive, Scope, Send
 
 from dataagent import __version__
 from dataagent.api.errors import error_response
-from dataagent.api.schemas.ontologies import DatasetDetail, FieldPublic, edge_public, search_result
+from dataagent.api.schemas.ontologies import dataset_detail_public, search_result
 from dataagent.api.schemas.queries import query_output
-from dataagent.auth.permissions import Permission, has_permission
+from dataagent.auth.permissions import Permission, require_permission
 from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.runs import questions
 from dataagent.runs.system import RunSystem
@@ -156,10 +156,7 @@ class DataAgentTools:
         user = await user_for_token(self.app, session, self.token_of(ctx))
         if user is None:
             raise DataAgentError(ErrorCode.UNAUTHORIZED, SIGN_IN)
-        if not has_permission(user.role, permission):
-            raise DataAgentError(
-                ErrorCode.FORBIDDEN, f"Your role ({user.role}) lacks the {permission} permission."
-            )
+        require_permission(user.role, permission)
         return user
 
     async def _ontology(self, session: AsyncSession, user: User, ref: str) -> Ontology:
@@ -261,14 +258,7 @@ class DataAgentTools:
         async def work(session: AsyncSession, user: User) -> dict[str, Any]:
             ontology = await self._ontology(session, user, ontology_id)
             found, related = await ontologies.dataset_detail(session, user.id, ontology.id, dataset)
-            detail = DatasetDetail(
-                name=found.name,
-                description=found.description,
-                source=found.source,
-                yaml=found.yaml,
-                fields=[FieldPublic.model_validate(f) for f in found.fields],
-                relationships=[edge_public(r) for r in related],
-            )
+            detail = dataset_detail_public(found, related)
             return detail.model_dump(mode="json", by_alias=True)
 
         return await self._call(ctx, Permission.ONTOLOGIES_READ, work)

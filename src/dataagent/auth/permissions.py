@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.vocabulary import Role
 
 
@@ -53,3 +54,11 @@ def permissions_for(role: str) -> frozenset[Permission]:
 def has_permission(role: str, permission: Permission) -> bool:
     """True when the role grants the permission."""
     return permission in permissions_for(role)
+
+
+def require_permission(role: str, permission: Permission) -> None:
+    """FORBIDDEN, naming the role and the permission, unless the role grants it."""
+    if not has_permission(role, permission):
+        raise DataAgentError(
+            ErrorCode.FORBIDDEN, f"Your role ({role}) lacks the {permission} permission."
+        )

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dataagent.errors import DataAgentError, ErrorCode
+from dataagent.errors import DataAgentError, ErrorCode, validation_problems
 from dataagent.evals.scoring import (
     OUTCOMES,
     Gold,
@@ -92,9 +92,7 @@ def read_questions(path: Path) -> list[EvalQuestion]:
             reason = (
                 str(exc).splitlines()[0]
                 if isinstance(exc, json.JSONDecodeError)
-                else (
-                    "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-                )
+                else validation_problems(exc, "")
             )
             raise DataAgentError(
                 ErrorCode.VALIDATION_ERROR, f"{path}, line {number}: {reason}."

@@ -164,17 +164,23 @@ async def test_a_question_the_planner_is_sure_of_costs_no_model_call(
     assert openai_server.requests == []
 
 
-async def test_one_request_at_a_time_per_person(
-    world: World, demo_id: str, openai_server: FakeOpenAIServer
-) -> None:
+def hold(server: FakeOpenAIServer, text: str) -> tuple[threading.Event, threading.Event]:
+    """The model's next answer waits at a gate: (set once it is asked, the gate to open)."""
     asked, gate = threading.Event(), threading.Event()
 
     def held(body: dict[str, Any]) -> Step:
         asked.set()
         gate.wait(60)
-        return Step(text="Nothing new.")
+        return Step(text=text)
 
-    openai_server.push(held)
+    server.push(held)
+    return asked, gate
+
+
+async def test_one_request_at_a_time_per_person(
+    world: World, demo_id: str, openai_server: FakeOpenAIServer
+) -> None:
+    asked, gate = hold(openai_server, "Nothing new.")
     client = world.contributor.client
     body = {"ontologyId": demo_id, "message": "Anything new?"}
     first = asyncio.create_task(client.post("/api/chat", json=body))
@@ -195,14 +201,7 @@ async def test_one_request_at_a_time_per_person(
 async def test_an_admins_sign_out_stops_a_request_in_flight(
     world: World, demo_id: str, openai_server: FakeOpenAIServer
 ) -> None:
-    asked, gate = threading.Event(), threading.Event()
-
-    def held(body: dict[str, Any]) -> Step:
-        asked.set()
-        gate.wait(60)
-        return Step(text="Too late.")
-
-    openai_server.push(held)
+    asked, gate = hold(openai_server, "Too late.")
     body = {"ontologyId": demo_id, "message": "Anything new?"}
     streaming = asyncio.create_task(world.contributor.client.post("/api/chat/stream", json=body))
     try:

@@ -29,7 +29,6 @@ from dataagent.api.schemas.ontologies import (
     CompileInput,
     CompileOutput,
     DatasetDetail,
-    FieldPublic,
     Graph,
     GraphNode,
     JoinPathsInput,
@@ -37,6 +36,7 @@ from dataagent.api.schemas.ontologies import (
     OntologyPublic,
     SearchResult,
     SuggestionPublic,
+    dataset_detail_public,
     edge_public,
     search_result,
 )
@@ -178,16 +178,7 @@ async def dataset(
 ) -> Envelope[DatasetDetail]:
     """A dataset's YAML, fields and relationships."""
     found, related = await ontologies.dataset_detail(session, user.id, ontology_id, name)
-    return Envelope(
-        data=DatasetDetail(
-            name=found.name,
-            description=found.description,
-            source=found.source,
-            yaml=found.yaml,
-            fields=[FieldPublic.model_validate(f) for f in found.fields],
-            relationships=[edge_public(r) for r in related],
-        )
-    )
+    return Envelope(data=dataset_detail_public(found, related))
 
 
 @router.post("/{ontology_id}/join-paths", operation_id="findJoinPaths")

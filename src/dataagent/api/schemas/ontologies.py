@@ -16,7 +16,7 @@ from dataagent.semantic.compiler import CompiledWindow
 from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.model import MetricFormat
 from dataagent.semantic.plan import QueryPlan
-from dataagent.store.models import OntologyRelationship
+from dataagent.store.models import OntologyDataset, OntologyRelationship
 from dataagent.vocabulary import OntologyStatus
 
 
@@ -227,4 +227,18 @@ def edge_public(r: OntologyRelationship) -> GraphEdge:
         to_columns=r.to_columns,
         cardinality=r.cardinality,
         origin=r.source,
+    )
+
+
+def dataset_detail_public(
+    found: OntologyDataset, related: list[OntologyRelationship]
+) -> DatasetDetail:
+    """A dataset of an ontology with the relationships that touch it."""
+    return DatasetDetail(
+        name=found.name,
+        description=found.description,
+        source=found.source,
+        yaml=found.yaml,
+        fields=[FieldPublic.model_validate(f) for f in found.fields],
+        relationships=[edge_public(r) for r in related],
     )
