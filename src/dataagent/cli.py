@@ -457,6 +457,7 @@ async def _faults_on_ontology(
     from dataagent.services.context import AppContext
     from dataagent.services.ontologies import ready_model
     from dataagent.store.ontologies import find_ontologies
+    from dataagent.store.shares import OntologyAccess
 
     ctx = AppContext.from_settings(settings)
     try:
@@ -473,7 +474,7 @@ async def _faults_on_ontology(
                 )
             ontology = found[0]
             semantic = ready_model(ontology)
-            target = await ontology_target(ctx, session, ontology.owner_id, ontology)
+            target = await ontology_target(ctx, session, OntologyAccess(ontology, "owner"))
         run = faults.ontology_runner(ctx, ontology.owner_id, target, question="eval faults")
         return await faults.evaluate(cases, semantic, run)
     finally:
@@ -685,14 +686,14 @@ async def _evaluate(
                     chosen = await database_ontology(ctx, session, account, database)
                 else:
                     chosen = await resolve_ontology(session, account, ontology)
-                target = await ontology_target(ctx, session, account.id, chosen)
+                target = await ontology_target(ctx, session, chosen)
                 run_gold, dialect = await gold_runner(
                     session, account, target, gold_database, demo_copy
                 )
             eval_target = EvalTarget(
                 system,
                 account.id,
-                chosen.id,
+                chosen.ontology.id,
                 run_gold,
                 target_runner(target),
                 dialect,
@@ -708,15 +709,15 @@ async def _evaluate(
             )
             tally: dict[str, int] = {}
             with Progress(*columns, console=err_console) as progress:
-                task = progress.add_task(f"{chosen.name}", total=len(questions))
+                task = progress.add_task(f"{chosen.ontology.name}", total=len(questions))
 
                 def on_result(result: QuestionResult) -> None:
                     tally[result.outcome] = tally.get(result.outcome, 0) + 1
                     shown = " ".join(f"{k} {v}" for k, v in sorted(tally.items()))
-                    progress.update(task, advance=1, description=f"{chosen.name}: {shown}")
+                    progress.update(task, advance=1, description=f"{chosen.ontology.name}: {shown}")
 
                 results = await evaluate(eval_target, questions, on_result)
-    info = reports.RunInfo("", chosen.name, "", None, None, started_at)
+    info = reports.RunInfo("", chosen.ontology.name, "", None, None, started_at)
     return results, info
 
 
@@ -833,11 +834,11 @@ async def _ask(
         async with ctx.database.session() as session:
             account = await user_by_email(session, email)
             chosen = await resolve_ontology(session, account, ontology)
-            target = await ontology_target(ctx, session, account.id, chosen)
+            target = await ontology_target(ctx, session, chosen)
         if show:
-            err_console.print(f"[dim]Asking {chosen.name} as {account.email}[/dim]")
+            err_console.print(f"[dim]Asking {chosen.ontology.name} as {account.email}[/dim]")
         answer = await ask_question(
-            system, account.id, chosen.id, question, mode=mode, on_event=on_event
+            system, account.id, chosen.ontology.id, question, mode=mode, on_event=on_event
         )
         found = answer_query(answer.metadata)
         result = found.preview
@@ -857,7 +858,7 @@ async def _ask(
         "lineage": answer.metadata.get("dataLineage"),
         "charts": [str(p) for p in paths],
         "agentMode": answer.metadata.get("agentMode"),
-        "ontology": {"id": str(chosen.id), "name": chosen.name},
+        "ontology": {"id": str(chosen.ontology.id), "name": chosen.ontology.name},
         "chatId": str(answer.chat_id),
         "messageId": str(answer.message_id),
         "runId": str(answer.run_id),

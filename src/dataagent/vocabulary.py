@@ -12,6 +12,10 @@ Role = Literal["admin", "contributor", "viewer"]
 ROLES: Final[tuple[Role, ...]] = get_args(Role)
 
 OntologyStatus = Literal["building", "ready", "failed"]
+# How the caller reaches an ontology: their own, or shared with them (directly or through a
+# group). A chat whose ontology is no longer shared with its owner is `withdrawn`.
+OntologyAccessKind = Literal["owner", "shared"]
+ChatOntologyAccess = Literal["owner", "shared", "withdrawn"]
 
 MessageRole = Literal["user", "assistant"]
 MessageStatus = Literal["generating", "complete", "failed", "clarification_needed"]

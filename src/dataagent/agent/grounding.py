@@ -15,7 +15,7 @@ from dataagent.ontology.retrieval import Ranking
 from dataagent.semantic.model import SemanticModel
 from dataagent.services import ontologies
 from dataagent.services.context import AppContext
-from dataagent.store.models import Ontology
+from dataagent.store.shares import OntologyAccess
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def prompt_metrics(model: SemanticModel, names: Sequence[str]) -> list[PromptMet
 
 async def ground(
     ctx: AppContext,
-    ontology: Ontology,
+    access: OntologyAccess,
     model: SemanticModel,
     question: str,
 ) -> Grounding:
@@ -86,6 +86,7 @@ async def ground(
     An ontology whose embeddings came from another provider cannot be searched until it is
     rebuilt; the answer then starts from nothing retrieved and the model lists datasets.
     """
+    ontology = access.ontology
     try:
         query: Matrix | None = await ontologies.embed_question(ctx, ontology, question)
     except DataAgentError as exc:
@@ -99,7 +100,7 @@ async def ground(
             k = ctx.settings.agent_top_datasets
             ranking = await ontologies.rank(ctx, session, ontology, question, query, k)
         names = [hit.name for hit in ranking.datasets]
-        rows = await ontologies.datasets_by_name(session, ontology, names)
+        rows = await ontologies.datasets_by_name(session, access, names)
     datasets = [PromptDataset(row.name, row.description, row.yaml) for row in rows]
     metrics = prompt_metrics(model, [m.name for m in ranking.metrics[:PROMPT_METRICS]])
     joins = join_hints_among([d.name for d in datasets], join_hints(model))

@@ -335,13 +335,13 @@ async def prepare_answer(ctx: AppContext, request: AnswerRequest, emit: Emit) ->
         if chats.is_unnamed(chat.name):
             first = next(m for m in conversation.messages if m.role == "user")
             await chats.name_unnamed_chat(session, chat.id, name_from_question(first.content))
-    grounding = await ground(ctx, context.ontology, context.model, question)
+    grounding = await ground(ctx, context.access, context.model, question)
     earlier = [HistoryMessage.of(m) for m in conversation.earlier]
     saved = SavedSummary(chat.history_summary, chat.summary_through_seq)
     scope = ToolScope(
         ctx=ctx,
         owner_id=request.owner_id,
-        ontology=context.ontology,
+        access=context.access,
         model=context.model,
         target=context.target,
         emit=emit,

@@ -167,15 +167,15 @@ async def _chat(
     question = str(messages[-1]["content"])
     settings = ctx.settings
     async with ctx.database.session() as session:
-        ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
-        model = ontologies.ready_model(ontology)
-        target = await ontology_target(ctx, session, owner_id, ontology)
-    grounding = await ground(ctx, ontology, model, question)
+        access = await ontologies.reach(session, owner_id, ontology_id)
+        model = ontologies.access_model(access)
+        target = await ontology_target(ctx, session, access)
+    grounding = await ground(ctx, access, model, question)
     hooks = StatelessHooks(emit, settings.agent_tool_result_chars)
     scope = ToolScope(
         ctx=ctx,
         owner_id=owner_id,
-        ontology=ontology,
+        access=access,
         model=model,
         target=target,
         emit=hooks.tool_event,

@@ -36,6 +36,7 @@ from dataagent.services.connections import QueryTarget
 from dataagent.services.context import AppContext
 from dataagent.sources.results import QueryResult, to_markdown
 from dataagent.store.models import Ontology
+from dataagent.store.shares import OntologyAccess
 
 SAMPLE_DEFAULT = 10
 SAMPLE_MAX = 50
@@ -55,7 +56,7 @@ class ToolScope:
 
     ctx: AppContext
     owner_id: uuid.UUID
-    ontology: Ontology
+    access: OntologyAccess
     model: SemanticModel
     target: QueryTarget
     emit: Emit
@@ -72,6 +73,11 @@ class ToolScope:
 
     def __post_init__(self) -> None:
         self.budget = ToolBudget(ToolLimits.of(self.ctx.settings))
+
+    @property
+    def ontology(self) -> Ontology:
+        """The ontology the answer is about."""
+        return self.access.ontology
 
     @property
     def dialect(self) -> str:
@@ -167,7 +173,7 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
 
     async def get_dataset_details(datasetNames: list[str]) -> str:
         async with scope.ctx.database.session() as session:
-            found = await ontologies.datasets_by_name(session, scope.ontology, datasetNames)
+            found = await ontologies.datasets_by_name(session, scope.access, datasetNames)
         names = [d.name for d in found]
         unknown = [n for n in dict.fromkeys(datasetNames) if n not in names]
         if not found:
@@ -204,7 +210,7 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
 
     async def list_datasets() -> str:
         async with scope.ctx.database.session() as session:
-            datasets, _ = await ontologies.graph(session, scope.owner_id, scope.ontology.id)
+            datasets, _ = await ontologies.graph_of(session, scope.ontology)
         if not datasets:
             return "No datasets found in the ontology."
         lines = [

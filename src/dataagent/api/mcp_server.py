@@ -160,27 +160,28 @@ class DataAgentTools:
         return user
 
     async def _ontology(self, session: AsyncSession, user: User, ref: str) -> Ontology:
-        """The caller's ontology with this id or, failing that, this exact name."""
+        """The ontology the caller reaches (theirs or shared) with this id or, failing that,
+        this exact name."""
         try:
             ontology_id = uuid.UUID(ref.strip())
         except ValueError:
             ontology_id = None
         if ontology_id is not None:
-            return await ontologies.get_ontology(session, user.id, ontology_id)
+            return (await ontologies.reach(session, user.id, ontology_id)).ontology
         named = [
-            o
-            for o in await ontologies.list_ontologies(session, user.id)
-            if o.name.casefold() == ref.strip().casefold()
+            a.ontology
+            for a in await ontologies.list_ontologies(session, user.id)
+            if a.ontology.name.casefold() == ref.strip().casefold()
         ]
         if len(named) > 1:
             raise DataAgentError(
                 ErrorCode.VALIDATION_ERROR,
-                f"{len(named)} of your ontologies are named {ref!r}; give the id of one.",
+                f"{len(named)} of the ontologies you reach are named {ref!r}; give the id of one.",
             )
         if not named:
             raise DataAgentError(
                 ErrorCode.NOT_FOUND,
-                f"No ontology of yours has the id or name {ref!r}; list_ontologies names them.",
+                f"No ontology you reach has the id or name {ref!r}; list_ontologies names them.",
             )
         return named[0]
 
@@ -198,20 +199,21 @@ class DataAgentTools:
             return _refused(exc)
 
     async def list_ontologies(self, ctx: Context) -> CallToolResult:
-        """The caller's ontologies."""
+        """The ontologies the caller reaches: their own and those shared with them."""
 
         async def work(session: AsyncSession, user: User) -> dict[str, Any]:
             found = await ontologies.list_ontologies(session, user.id)
             return {
                 "ontologies": [
                     {
-                        "id": str(o.id),
-                        "name": o.name,
-                        "description": o.description,
-                        "status": o.status,
-                        "datasetCount": o.dataset_count,
+                        "id": str(a.ontology.id),
+                        "name": a.ontology.name,
+                        "description": a.ontology.description,
+                        "status": a.ontology.status,
+                        "datasetCount": a.ontology.dataset_count,
+                        "access": a.kind,
                     }
-                    for o in found
+                    for a in found
                 ]
             }
 

@@ -17,7 +17,8 @@ from dataagent.services.connections import QueryTarget
 from dataagent.services.context import AppContext
 from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionSpec, normalize_dialect
-from dataagent.store.models import Ontology, User
+from dataagent.store.models import Connection, User
+from dataagent.store.shares import OntologyAccess
 
 EVAL_NAME_PREFIX = "eval"
 
@@ -34,27 +35,31 @@ async def user_by_email(session: AsyncSession, email: str) -> User:
     return user
 
 
-async def resolve_ontology(session: AsyncSession, user: User, name_or_id: str | None) -> Ontology:
-    """The user's ready ontology with this name or id; with none named, the stateless chat's
-    rule (their default, else their only ready one, else an error listing them)."""
+async def resolve_ontology(
+    session: AsyncSession, user: User, name_or_id: str | None
+) -> OntologyAccess:
+    """The ready ontology the user reaches (theirs or shared) with this name or id; with
+    none named, the stateless chat's rule (their default, else their only ready one, else
+    an error listing them)."""
     if name_or_id is None:
         return await ontologies.chat_ontology(session, user, None)
-    owned = await ontologies.list_ontologies(session, user.id)
-    found = [o for o in owned if str(o.id) == name_or_id or o.name == name_or_id]
+    reached = await ontologies.list_ontologies(session, user.id)
+    found = [
+        a for a in reached if str(a.ontology.id) == name_or_id or a.ontology.name == name_or_id
+    ]
     if not found:
-        names = ", ".join(sorted(repr(o.name) for o in owned)) or "none"
+        names = ", ".join(sorted(repr(a.ontology.name) for a in reached)) or "none"
         raise DataAgentError(
             ErrorCode.NOT_FOUND,
-            f"{user.email} has no ontology named {name_or_id!r} (theirs: {names}).",
+            f"{user.email} reaches no ontology named {name_or_id!r} (theirs and shared: {names}).",
         )
     if len(found) > 1:
         raise DataAgentError(
             ErrorCode.VALIDATION_ERROR,
             f"{len(found)} ontologies of {user.email} are named {name_or_id!r}; give the id.",
         )
-    ontology = found[0]
-    ontologies.require_ready(ontology)
-    return ontology
+    ontologies.require_ready(found[0].ontology)
+    return found[0]
 
 
 def database_values(database: str) -> dict[str, str]:
@@ -89,21 +94,24 @@ def database_label(spec: ConnectionSpec) -> str:
 
 async def database_ontology(
     ctx: AppContext, session: AsyncSession, user: User, database: str
-) -> Ontology:
+) -> OntologyAccess:
     """The user's ready ontology on this database, made the first time (a connection, a
     generated semantic model, an ontology, its build waited for) and reused after."""
     values = database_values(database)
     spec = connections.build_spec(values)
     display = spec.display()
-    for ontology in await ontologies.list_ontologies(session, user.id):
-        if ontology.status != "ready" or not ontology.name.startswith(EVAL_NAME_PREFIX):
+    for access in await ontologies.list_ontologies(session, user.id):
+        ontology = access.ontology
+        if access.kind != "owner" or ontology.status != "ready":
+            continue
+        if not ontology.name.startswith(EVAL_NAME_PREFIX):
             continue
         try:
-            target = await connections.ontology_target(ctx, session, user.id, ontology)
+            target = await connections.ontology_target(ctx, session, access)
         except DataAgentError:
             continue
         if target.spec.display() == display:
-            return ontology
+            return access
     label = database_label(spec)
     connection = await connections.create_connection(
         ctx, session, user.id, f"{EVAL_NAME_PREFIX} {label}", values
@@ -121,7 +129,7 @@ async def database_ontology(
             ErrorCode.VALIDATION_ERROR,
             f"The ontology on {display} did not build: {ontology.error or 'no reason given'}.",
         )
-    return ontology
+    return OntologyAccess(ontology, "owner")
 
 
 async def gold_runner(
@@ -133,12 +141,12 @@ async def gold_runner(
 ) -> tuple[QueryRunner, str]:
     """Where gold queries run, and their dialect: `gold_database` when given; for the demo's
     own connection (DuckDB), the demo data written as SQLite by `demo_copy` (the dev set's
-    gold SQL is SQLite); else the ontology's own database."""
+    gold SQL is SQLite); else the ontology's own database (the owner's connection)."""
     if gold_database is not None:
         spec = database_spec(gold_database)
         return spec_runner(spec, AccessPolicy()), spec.dialect
-    connection = await connections.get_connection(session, user.id, target.connection_id)
-    if connection.kind == "demo" and target.spec.dialect != "sqlite":
+    connection = await session.get(Connection, target.connection_id)
+    if connection is not None and connection.kind == "demo" and target.spec.dialect != "sqlite":
         spec = ConnectionSpec(dialect="sqlite", database=str(await demo_copy()))
         return spec_runner(spec, AccessPolicy()), "sqlite"
     return target_runner(target), target.spec.dialect

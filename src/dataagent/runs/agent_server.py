@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from dataagent.agent.plan_agent import ServerAnswer, ThreadTurn, answer_question
 from dataagent.agent.plan_tools import DataSource, Stage
 from dataagent.errors import DataAgentError, ErrorCode, not_found
+from dataagent.ontology.values import ValueIndex
 from dataagent.runs.event_log import EventLog, StoredEvent
 from dataagent.runs.runner import RunContext, Runner
 from dataagent.runs.stateless_chats import StatelessChat, StatelessChats
@@ -152,9 +153,10 @@ class DatasetModels:
 async def check_source(
     session: AsyncSession, owner_id: uuid.UUID, kind: SourceKind, source_id: uuid.UUID
 ) -> None:
-    """NOT_FOUND unless the ontology (ready) or file dataset is the caller's."""
+    """NOT_FOUND unless the caller reaches the ontology (ready; theirs or shared with them)
+    or owns the file dataset."""
     if kind == "ontology":
-        ontologies.ready_model(await ontologies.get_ontology(session, owner_id, source_id))
+        ontologies.ready_model((await ontologies.reach(session, owner_id, source_id)).ontology)
     else:
         await datasets.get_dataset(session, owner_id, source_id)
 
@@ -239,13 +241,7 @@ class AgentServer:
     async def _answer(self, run: RunContext, request: ServerRequest) -> None:
         ctx = run.app
         async with ctx.database.session() as session:
-            source = await self._source(session, request)
-            values = (
-                await ontologies.value_index(session, source.id)
-                if source.kind == "ontology"
-                # A file dataset's few-valued text columns, as its generated model holds them.
-                else plan_reads(source.model)[0]
-            )
+            source, values = await self._source(session, request)
             client = (
                 await llm.chat_client(ctx, session, request.owner_id, None)
                 if llm.available(ctx)
@@ -278,22 +274,29 @@ class AgentServer:
         await run.emit("result", result_body(request, answer))
         await run.end("done", {"status": answer.status})
 
-    async def _source(self, session: AsyncSession, request: ServerRequest) -> DataSource:
-        """The ontology or dataset of the request, with its model and where it is queried."""
+    async def _source(
+        self, session: AsyncSession, request: ServerRequest
+    ) -> tuple[DataSource, ValueIndex]:
+        """The ontology or dataset of the request, with its model (as the asker may see it)
+        and where it is queried, and the values the offline planner may recognise."""
         ctx, owner_id = self.app, request.owner_id
         if request.source_kind == "ontology":
-            ontology = await ontologies.get_ontology(session, owner_id, request.source_id)
-            target = await connections.ontology_target(ctx, session, owner_id, ontology)
-            model = ontologies.ready_model(ontology)
-            return DataSource("ontology", ontology.id, ontology.name, model, target)
+            access = await ontologies.reach(session, owner_id, request.source_id)
+            target = await connections.ontology_target(ctx, session, access)
+            model = ontologies.access_model(access)
+            ontology = access.ontology
+            source = DataSource("ontology", ontology.id, ontology.name, model, target)
+            return source, await ontologies.value_index(session, access)
         dataset = await datasets.get_dataset(session, owner_id, request.source_id)
         connection = await connections.get_connection(session, owner_id, dataset.connection_id)
         target = connections.connection_target(ctx, connection)
         model = await self.models.model_of(ctx, owner_id, dataset, target)
         target = replace(target, allowed_tables=[d.source for d in model.datasets])
-        return DataSource(
+        source = DataSource(
             "dataset", dataset.id, dataset.name, model, target, version=dataset.version_hash
         )
+        # A file dataset's few-valued text columns, as its generated model holds them.
+        return source, plan_reads(source.model)[0]
 
     async def abandon(
         self,

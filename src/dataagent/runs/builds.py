@@ -106,7 +106,7 @@ class RunBuilds:
 async def build_run(session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID) -> AgentRun:
     """The latest build run of one of the caller's ontologies (the one a client streams);
     NOT_FOUND for another's ontology, and for one never built as a run."""
-    ontology = await ontologies.get_ontology(session, owner_id, ontology_id)
+    ontology = await ontologies.get_own_ontology(session, owner_id, ontology_id)
     found = await runs.runs_of_ontology(session, ontology.id)
     if not found:
         raise DataAgentError(ErrorCode.NOT_FOUND, "This ontology has no build to show.")

@@ -224,8 +224,8 @@ async def start_chat(
     owner_id, token_version = user.id, user.token_version
     llm.require_provider(ctx)
     check_messages(messages)
-    ontology = await ontologies.chat_ontology(session, user, ontology_id)
-    ontology_id = ontology.id
+    access = await ontologies.chat_ontology(session, user, ontology_id)
+    ontology_id = access.ontology.id
     # The stream may last minutes: it holds no connection (each step opens a short session).
     await session.close()
     chat = chats.open(owner_id, token_version)

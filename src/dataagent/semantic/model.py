@@ -255,3 +255,22 @@ def metric_problems(metrics: list[Metric], datasets: set[str]) -> list[tuple[int
                 message = f"metric {m.name!r}: {key} {part_name!r} is a ratio; use a simple metric"
                 problems.append((i, key, message))
     return problems
+
+
+def without_samples(model: SemanticModel) -> SemanticModel:
+    """The model without what was read from the data when it was made: each field's sample
+    values and distinct count, each dataset's row count (what a person whose database role
+    hides some rows must not see)."""
+    datasets = [
+        d.model_copy(
+            update={
+                "row_count": None,
+                "fields": [
+                    f.model_copy(update={"sample_values": [], "distinct_count": None})
+                    for f in d.fields
+                ],
+            }
+        )
+        for d in model.datasets
+    ]
+    return model.model_copy(update={"datasets": datasets})

@@ -15,12 +15,13 @@ from dataagent.semantic.model import SemanticModel
 from dataagent.services import llm
 from dataagent.services.connections import QueryTarget, ontology_target
 from dataagent.services.context import AppContext
-from dataagent.services.ontologies import ready_model, require_ready
-from dataagent.store import audit, chats, ontologies
+from dataagent.services.ontologies import access_model, require_ready
+from dataagent.store import audit, chats, shares
 from dataagent.store.chats import ChatQuery, Page
 from dataagent.store.models import DataChat, DataChatMessage, Ontology
+from dataagent.store.shares import OntologyAccess
 from dataagent.store.types import utcnow
-from dataagent.vocabulary import AgentMode, LlmProvider, MessageStatus
+from dataagent.vocabulary import AgentMode, ChatOntologyAccess, LlmProvider, MessageStatus
 
 _UNSET: object = object()
 
@@ -31,14 +32,27 @@ REGENERATED_FROM_KEY = "regeneratedFrom"
 STILL_GENERATING = "This answer is still being generated; wait for it to end or cancel it."
 
 
+WITHDRAWN = (
+    "This chat's ontology is no longer shared with you: you can read the chat, but not ask "
+    "in it. Ask the ontology's owner to share it again."
+)
+
+
 @dataclass(frozen=True)
 class ChatContext:
-    """Everything a question in a chat is answered with, ownership checked at each step."""
+    """Everything a question in a chat is answered with, access checked at each step: the
+    model is the one the asker may see (`ontologies.access_model`), the target runs under
+    their database role."""
 
     chat: DataChat
-    ontology: Ontology
+    access: OntologyAccess
     model: SemanticModel
     target: QueryTarget
+
+    @property
+    def ontology(self) -> Ontology:
+        """The chat's ontology."""
+        return self.access.ontology
 
 
 @dataclass(frozen=True)
@@ -73,10 +87,27 @@ async def load_chat_context(
 async def _context_of(
     ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, chat: DataChat
 ) -> ChatContext:
-    ontology = await ontologies.get_owned_ontology(session, owner_id, chat.ontology_id)
-    model = ready_model(ontology)
-    target = await ontology_target(ctx, session, owner_id, ontology)
-    return ChatContext(chat, ontology, model, target)
+    access = await chat_access(session, owner_id, chat)
+    model = access_model(access)
+    target = await ontology_target(ctx, session, access)
+    return ChatContext(chat, access, model, target)
+
+
+async def chat_access(session: AsyncSession, owner_id: uuid.UUID, chat: DataChat) -> OntologyAccess:
+    """How the chat's owner reaches its ontology now; FORBIDDEN (with a sentence) when it is
+    no longer shared with them: their chat stays readable, but nothing more is asked in it."""
+    access = await shares.reach_or_none(session, owner_id, chat.ontology_id)
+    if access is None:
+        raise DataAgentError(ErrorCode.FORBIDDEN, WITHDRAWN)
+    return access
+
+
+async def chat_accesses(
+    session: AsyncSession, owner_id: uuid.UUID, chats_: list[DataChat]
+) -> dict[uuid.UUID, ChatOntologyAccess]:
+    """How the caller reaches each chat's ontology: `owner`, `shared`, or `withdrawn`."""
+    reached = {a.ontology.id: a.kind for a in await shares.reachable(session, owner_id)}
+    return {c.id: reached.get(c.ontology_id, "withdrawn") for c in chats_}
 
 
 async def load_conversation(
@@ -148,12 +179,12 @@ async def create_chat(
     llm_provider: LlmProvider | None = None,
     agent_mode: AgentMode | None = None,
 ) -> DataChat:
-    """Start a chat on one of the caller's ready ontologies, and commit; a provider named
-    must be enabled (`llm.require_enabled`). It answers in `agent_mode`, else the setting
-    `agent_default_mode`."""
+    """Start a chat on a ready ontology the caller reaches (theirs or shared with them), and
+    commit; a provider named must be enabled (`llm.require_enabled`). It answers in
+    `agent_mode`, else the setting `agent_default_mode`."""
     if llm_provider is not None:
         llm.require_enabled(ctx, llm_provider)
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    ontology = (await shares.reach(session, owner_id, ontology_id)).ontology
     require_ready(ontology)
     now = utcnow()
     chat = DataChat(
@@ -221,8 +252,10 @@ async def send_message(
     LLM_UNAVAILABLE (503), storing nothing, when the chat names a provider that is not
     enabled: a placeholder no run can ever claim would only wait to be failed. With no
     provider at all, or in an `offline` chat, the answer comes from the offline planner.
+    FORBIDDEN when the chat's ontology is no longer shared with the caller (`chat_access`).
     """
     chat = await chats.get_chat(session, owner_id, chat_id)
+    await chat_access(session, owner_id, chat)
     await llm.answering_mode(ctx, session, owner_id, chat.llm_provider, chat.agent_mode)
     seq = await chats.next_seq(session, chat.id)
     now = utcnow()
@@ -260,6 +293,7 @@ async def regenerate_message(
     question = question_of(messages, answer)
     if question is None:
         raise DataAgentError(ErrorCode.CONFLICT, "The message answers no question.")
+    await chat_access(session, owner_id, chat)
     await llm.answering_mode(ctx, session, owner_id, chat.llm_provider, chat.agent_mode)
     now = utcnow()
     metadata = {QUESTION_KEY: str(question.id), REGENERATED_FROM_KEY: str(answer.id)}

@@ -24,20 +24,25 @@ from dataagent.services.ontologies import ready_model
 from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionCheck, ConnectionSpec, check_access
 from dataagent.sources.engines import test_connection as check_connection
-from dataagent.store import connections, ontologies, semantic_models
-from dataagent.store.models import Connection, Ontology
+from dataagent.store import connections, semantic_models, shares
+from dataagent.store.models import Connection
+from dataagent.store.shares import OntologyAccess
 from dataagent.vocabulary import MANAGED_CONNECTION_KINDS, ConnectionKind
 
 
 @dataclass(frozen=True)
 class QueryTarget:
-    """A decrypted connection, what it may open, and the ontology's table allow-list."""
+    """A decrypted connection, what it may open (with the asker's database role, for a
+    grantee whose share names one), and the ontology's table allow-list."""
 
     spec: ConnectionSpec
     policy: AccessPolicy
     connection_id: uuid.UUID
     ontology_id: uuid.UUID | None = None
     allowed_tables: list[str] | None = None
+    # True when the asker is not the connection's owner: nothing about the connection (its
+    # host, account, URL) may reach them, in an answer or an error.
+    shared: bool = False
 
 
 def private_paths(settings: Settings) -> list[Path]:
@@ -192,35 +197,44 @@ def connection_target(ctx: AppContext, connection: Connection) -> QueryTarget:
 
 
 async def ontology_target(
-    ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology: Ontology
+    ctx: AppContext, session: AsyncSession, access: OntologyAccess
 ) -> QueryTarget:
-    """Where a ready ontology's queries run: its semantic model's connection, limited to the
-    ontology's datasets, ownership checked at each step."""
+    """Where a ready ontology's queries run: its semantic model's connection (its owner's,
+    whoever asks), limited to the ontology's datasets, under the asker's database role."""
+    ontology = access.ontology
     allowed = [d.source for d in ready_model(ontology).datasets]
     connection_id = (
-        await semantic_models.connection_of(session, owner_id, ontology.semantic_model_id)
+        await semantic_models.connection_of(session, access.owner_id, ontology.semantic_model_id)
         if ontology.semantic_model_id
         else None
     )
     if connection_id is None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The ontology has no connection to query.")
-    connection = await connections.get_connection(session, owner_id, connection_id)
+    connection = await connections.get_connection(session, access.owner_id, connection_id)
     target = connection_target(ctx, connection)
-    return replace(target, ontology_id=ontology.id, allowed_tables=allowed)
+    return replace(
+        target,
+        policy=replace(target.policy, database_role=access.database_role),
+        ontology_id=ontology.id,
+        allowed_tables=allowed,
+        shared=access.kind == "shared",
+    )
 
 
 async def resolve_target(
     ctx: AppContext,
     session: AsyncSession,
-    owner_id: uuid.UUID,
+    user_id: uuid.UUID,
     connection_id: uuid.UUID | None,
     ontology_id: uuid.UUID | None,
 ) -> QueryTarget:
-    """Where a query runs: a connection, or an ontology's connection limited to its datasets."""
+    """Where a query runs: one of the caller's connections, or the connection of an
+    ontology they reach (their own or shared), limited to its datasets."""
     if ontology_id is not None:
-        ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-        return await ontology_target(ctx, session, owner_id, ontology)
+        return await ontology_target(
+            ctx, session, await shares.reach(session, user_id, ontology_id)
+        )
     if connection_id is None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "Give a connection or an ontology.")
-    connection = await connections.get_connection(session, owner_id, connection_id)
+    connection = await connections.get_connection(session, user_id, connection_id)
     return connection_target(ctx, connection)

@@ -22,13 +22,13 @@ from dataagent.ontology.metrics import metric_docs
 from dataagent.ontology.retrieval import DatasetIndex, Ranking, dataset_docs, embed_datasets
 from dataagent.ontology.values import ValueIndex
 from dataagent.semantic.joins import JoinPath, join_paths
-from dataagent.semantic.model import SemanticModel
+from dataagent.semantic.model import SemanticModel, without_samples
 from dataagent.semantic.suggestions import Suggestion, suggest_questions
-from dataagent.semantic.yaml_io import load_yaml
+from dataagent.semantic.yaml_io import dump_dataset_yaml, load_yaml
 from dataagent.services.builds import BuildJobs
 from dataagent.services.context import AppContext
 from dataagent.services.index_cache import IndexCache
-from dataagent.store import ontologies, semantic_models, users
+from dataagent.store import ontologies, semantic_models, shares, users
 from dataagent.store.models import (
     Ontology,
     OntologyDataset,
@@ -36,6 +36,7 @@ from dataagent.store.models import (
     SemanticModelRecord,
     User,
 )
+from dataagent.store.shares import OntologyAccess
 
 log = logging.getLogger(__name__)
 
@@ -45,16 +46,38 @@ INTERRUPTED = "The build was interrupted (the server stopped); rebuild the ontol
 ValueReader = Callable[[AppContext, AsyncSession, Ontology, SemanticModel], Awaitable[ValueIndex]]
 
 
-async def get_ontology(
+async def get_own_ontology(
     session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> Ontology:
-    """The caller's ontology, or NOT_FOUND (also when someone else owns it)."""
+    """The caller's own ontology, or NOT_FOUND (also when it is only shared with them): for
+    what only its owner may do (rebuild, delete, share)."""
     return await ontologies.get_owned_ontology(session, owner_id, ontology_id)
 
 
-async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
-    """The caller's ontologies, newest first."""
-    return await ontologies.list_ontologies(session, owner_id)
+async def reach(
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID
+) -> OntologyAccess:
+    """The ontology as the caller reaches it: their own or shared with them (to read it and
+    ask about it); NOT_FOUND otherwise. Read from the database on every call."""
+    return await shares.reach(session, user_id, ontology_id)
+
+
+async def list_ontologies(session: AsyncSession, user_id: uuid.UUID) -> list[OntologyAccess]:
+    """The ontologies the caller reaches, their own and shared with them, newest first."""
+    return await shares.reachable(session, user_id)
+
+
+async def owner_emails(session: AsyncSession, owner_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """The email of each owner an ontology listing names."""
+    return await shares.owner_emails(session, owner_ids)
+
+
+def access_model(access: OntologyAccess) -> SemanticModel:
+    """The semantic model of a ready ontology as this person may see it: whole for its owner
+    and unrestricted grantees; for a grantee under a database role, without what was read
+    with the owner's account (sample values, distinct and row counts)."""
+    model = ready_model(access.ontology)
+    return without_samples(model) if access.restricted else model
 
 
 # --- the ontology a stateless chat asks about ---------------------------------------------------
@@ -66,7 +89,7 @@ async def set_default_ontology(
     """Set (or clear, with None) the ontology the person's stateless chat asks about when the
     request names none, and commit; NOT_FOUND for an ontology that is not theirs."""
     if ontology_id is not None:
-        await get_ontology(session, user.id, ontology_id)
+        await reach(session, user.id, ontology_id)
     await users.set_default_ontology(session, user.id, ontology_id)
     await session.commit()
     await session.refresh(user)
@@ -75,17 +98,18 @@ async def set_default_ontology(
 
 async def chat_ontology(
     session: AsyncSession, user: User, ontology_id: uuid.UUID | None
-) -> Ontology:
+) -> OntologyAccess:
     """The ready ontology a stateless chat asks about: the one named, else the person's
-    default, else their only ready one. NOT_FOUND for one not theirs, VALIDATION_ERROR for
-    one not ready, or, when none is named and they have no default, unless exactly one of
-    theirs is ready (the sentence names those they can choose from)."""
+    default, else their only ready one (their own or shared with them). NOT_FOUND for one
+    they do not reach, VALIDATION_ERROR for one not ready, or, when none is named and they
+    have no default, unless exactly one they reach is ready (the sentence names those they
+    can choose from)."""
     chosen = ontology_id if ontology_id is not None else user.default_ontology_id
     if chosen is not None:
-        ontology = await get_ontology(session, user.id, chosen)
-        require_ready(ontology)
-        return ontology
-    ready = [o for o in await list_ontologies(session, user.id) if o.status == "ready"]
+        access = await reach(session, user.id, chosen)
+        require_ready(access.ontology)
+        return access
+    ready = [a for a in await list_ontologies(session, user.id) if a.ontology.status == "ready"]
     if len(ready) == 1:
         return ready[0]
     if not ready:
@@ -93,7 +117,7 @@ async def chat_ontology(
             ErrorCode.VALIDATION_ERROR,
             "You have no ready ontology to ask about; build one first (POST /api/ontologies).",
         )
-    names = ", ".join(sorted(f"{o.name!r} ({o.id})" for o in ready))
+    names = ", ".join(sorted(f"{a.ontology.name!r} ({a.ontology.id})" for a in ready))
     raise DataAgentError(
         ErrorCode.VALIDATION_ERROR,
         "Name the ontology to ask about (ontologyId) or set your default "
@@ -119,11 +143,12 @@ def ready_model(ontology: Ontology) -> SemanticModel:
 
 
 async def suggestions(
-    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, limit: int
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID, limit: int
 ) -> list[Suggestion]:
-    """Questions to offer about the caller's ready ontology, drawn from its semantic model."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-    return suggest_questions(ready_model(ontology), limit)
+    """Questions to offer about a ready ontology the caller reaches, drawn from its semantic
+    model as they may see it."""
+    access = await reach(session, user_id, ontology_id)
+    return suggest_questions(access_model(access), limit)
 
 
 @functools.lru_cache(maxsize=8)
@@ -195,7 +220,7 @@ async def rebuild_ontology(
     ctx: AppContext, session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> Ontology:
     """Build again from the current semantic model (picks up YAML edits, re-embeds)."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    ontology = await get_own_ontology(session, owner_id, ontology_id)
     await _start_build(ctx, session, owner_id, ontology)
     return ontology
 
@@ -293,8 +318,8 @@ async def backfill_stale(ctx: AppContext, force: bool = False) -> int:
 async def delete_ontology(
     session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> None:
-    """Delete an ontology and its chats, and commit."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    """Delete an ontology, its chats and its shares, and commit."""
+    ontology = await get_own_ontology(session, owner_id, ontology_id)
     await ontologies.delete_ontology(session, ontology)
     await session.commit()
 
@@ -303,10 +328,17 @@ async def delete_ontology(
 
 
 async def graph(
-    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> tuple[list[OntologyDataset], list[OntologyRelationship]]:
-    """The datasets (nodes) and relationships (edges) of the caller's ontology."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
+    """The datasets (nodes) and relationships (edges) of an ontology the caller reaches."""
+    return await graph_of(session, (await reach(session, user_id, ontology_id)).ontology)
+
+
+async def graph_of(
+    session: AsyncSession, ontology: Ontology
+) -> tuple[list[OntologyDataset], list[OntologyRelationship]]:
+    """The datasets and relationships of an ontology whose access was checked (an answer
+    checks it once, when it starts)."""
     return (
         await ontologies.datasets_of(session, ontology.id),
         await ontologies.relationships_of(session, ontology.id),
@@ -314,35 +346,64 @@ async def graph(
 
 
 async def datasets_by_name(
-    session: AsyncSession, ontology: Ontology, names: Sequence[str]
+    session: AsyncSession, access: OntologyAccess, names: Sequence[str]
 ) -> list[OntologyDataset]:
-    """The YAML and fields of these datasets, in the order asked (unknown names skipped)."""
-    found = {d.name: d for d in await ontologies.datasets_of(session, ontology.id, list(names))}
-    return [found[name] for name in dict.fromkeys(names) if name in found]
+    """The YAML and fields of these datasets, in the order asked (unknown names skipped), as
+    this person may see them (`access_model`)."""
+    stored = await ontologies.datasets_of(session, access.ontology.id, list(names))
+    found = {d.name: d for d in stored}
+    ordered = [found[name] for name in dict.fromkeys(names) if name in found]
+    if access.restricted:
+        return [_restricted_copy(access, d) for d in ordered]
+    return ordered
 
 
 async def dataset_detail(
-    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, name: str
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID, name: str
 ) -> tuple[OntologyDataset, list[OntologyRelationship]]:
-    """One dataset of the caller's ontology and the relationships that touch it."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-    found = await datasets_by_name(session, ontology, [name])
+    """One dataset of an ontology the caller reaches and the relationships that touch it.
+
+    For a grantee under a database role, the dataset's YAML is written again from the model
+    as they may see it (no sample values or counts; see `access_model`)."""
+    access = await reach(session, user_id, ontology_id)
+    found = await datasets_by_name(session, access, [name])
     if not found:
         raise not_found("Dataset")
     related = [
         r
-        for r in await ontologies.relationships_of(session, ontology.id)
+        for r in await ontologies.relationships_of(session, access.ontology.id)
         if name in (r.from_dataset, r.to_dataset)
     ]
     return found[0], related
 
 
+def _restricted_copy(access: OntologyAccess, dataset: OntologyDataset) -> OntologyDataset:
+    """A detached copy of a dataset row whose YAML comes from the restricted model."""
+    model = access_model(access)
+    shown = model.dataset(dataset.name)
+    relationships = [
+        r for r in model.relationships if dataset.name in (r.from_dataset, r.to_dataset)
+    ]
+    copy = OntologyDataset(
+        id=dataset.id,
+        ontology_id=dataset.ontology_id,
+        name=dataset.name,
+        description=dataset.description,
+        source=dataset.source,
+        yaml=dump_dataset_yaml(shown, relationships) if shown is not None else "",
+        search_text="",
+        field_count=dataset.field_count,
+    )
+    copy.fields = list(dataset.fields)
+    return copy
+
+
 async def find_join_paths(
-    session: AsyncSession, owner_id: uuid.UUID, ontology_id: uuid.UUID, names: Sequence[str]
+    session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID, names: Sequence[str]
 ) -> list[JoinPath]:
     """Alternative paths between two datasets, or the tree connecting three or more."""
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-    return join_paths(ready_model(ontology), names)
+    access = await reach(session, user_id, ontology_id)
+    return join_paths(ready_model(access.ontology), names)
 
 
 async def search(
@@ -396,11 +457,13 @@ async def rank(
 _VALUE_INDEXES: IndexCache[ValueIndex] = IndexCache()
 
 
-async def value_index(session: AsyncSession, ontology_id: uuid.UUID) -> ValueIndex:
+async def value_index(session: AsyncSession, access: OntologyAccess) -> ValueIndex:
     """The value index of an ontology's last build (empty before its first), cached per build.
 
-    The caller has checked the ontology is theirs (`get_ontology`)."""
-    ontology = await session.get(Ontology, ontology_id)
+    Empty for a grantee under a database role: it was read with the owner's account."""
+    if access.restricted:
+        return ValueIndex.from_rows([])
+    ontology = await session.get(Ontology, access.ontology.id)
     if ontology is None:
         raise not_found("Ontology")
     cached = _VALUE_INDEXES.get(ontology.id, ontology.updated_at)

@@ -15,7 +15,7 @@ from typing import Final
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import DataAgentError, ErrorCode
-from dataagent.store import audit, ontologies, preferences
+from dataagent.store import audit, preferences, shares
 from dataagent.store.models import DataAgentPreference
 from dataagent.store.preferences import PreferenceFilter
 from dataagent.store.types import utcnow
@@ -63,9 +63,9 @@ def _check(key: str, value: str, ontology_id: uuid.UUID | None) -> None:
 async def _require_ontology(
     session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID | None
 ) -> None:
-    # Any ontology of the caller's, ready or not; someone else's is NOT_FOUND.
+    # Any ontology the caller reaches (theirs or shared), ready or not; any other NOT_FOUND.
     if ontology_id is not None:
-        await ontologies.get_owned_ontology(session, user_id, ontology_id)
+        await shares.reach(session, user_id, ontology_id)
 
 
 async def list_preferences(

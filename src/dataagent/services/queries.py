@@ -21,7 +21,7 @@ from dataagent.services.context import AppContext
 from dataagent.services.ontologies import ready_model
 from dataagent.sources.executor import execute_query
 from dataagent.sources.results import QueryError, QueryResult
-from dataagent.store import ontologies, query_records
+from dataagent.store import query_records, shares
 from dataagent.store.models import QueryRecord
 from dataagent.vocabulary import QueryMode
 
@@ -77,6 +77,7 @@ async def run_and_record(
             max_cell_chars=settings.query_max_cell_chars,
             memory_mb=settings.query_memory_mb,
             pilot=pilot,
+            shared=target.shared,
         )
 
     error: QueryError | None = None
@@ -112,7 +113,8 @@ async def run_sql(
     ontology_id: uuid.UUID | None = None,
     max_rows: int | None = None,
 ) -> RecordedQuery:
-    """Run SQL on a connection, or on an ontology's connection limited to its datasets."""
+    """Run SQL on one of the caller's connections, or on the connection of an ontology they
+    reach, limited to its datasets."""
     target = await resolve_target(ctx, session, owner_id, connection_id, ontology_id)
     return await run_and_record(ctx, session, owner_id, target, sql, max_rows=max_rows)
 
@@ -129,16 +131,17 @@ async def compile_and_run(
     question: str | None = None,
     run_id: uuid.UUID | None = None,
 ) -> CompiledPlan:
-    """Compile a QueryPlan against the caller's ready ontology; with `execute`, run it too.
+    """Compile a QueryPlan against a ready ontology the caller reaches; with `execute`, run
+    it too (under their database role, recorded as theirs).
 
     `run_id`, as for `run_and_record`, links the query's record to the agent run that asked.
     """
-    ontology = await ontologies.get_owned_ontology(session, owner_id, ontology_id)
-    model = ready_model(ontology)
+    access = await shares.reach(session, owner_id, ontology_id)
+    model = ready_model(access.ontology)
     compiled = compile_plan(plan, model, model.dialect)
     if not execute:
         return CompiledPlan(compiled)
-    target = await ontology_target(ctx, session, owner_id, ontology)
+    target = await ontology_target(ctx, session, access)
     run = await run_and_record(
         ctx,
         session,

@@ -29,12 +29,17 @@ class AccessPolicy:
     tests); the server always passes the admin's roots (`DATAAGENT_FILE_ROOTS`). Files under
     `private_roots` (the data directory) are refused even inside a root, except the exact
     `own_files` a caller vouches for (a user's own upload, through its dataset connection).
+    `database_role` is checked at every open too: it exists, the account may assume it, and
+    it is neither a superuser nor otherwise privileged.
     """
 
     file_roots: tuple[Path, ...] | None = None
     private_roots: tuple[Path, ...] = ()
     own_files: tuple[Path, ...] = ()
     allow_privileged: bool = False
+    # PostgreSQL only: the role each transaction runs under (`SET LOCAL ROLE`), so the
+    # database's grants and row-level security decide what it sees (a grantee's share).
+    database_role: str | None = None
 
     @classmethod
     def server(

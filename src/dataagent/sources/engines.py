@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 DEFAULT_PORTS: dict[str, int] = {"postgresql": 5432, "mysql": 3306}
 # libpq parameters a URL may not set: the executor owns the session options.
 _PG_RESERVED_PARAMS = frozenset({"options", "application_name", "connect_timeout"})
+DATABASE_ROLE_DIALECTS = (
+    "A database role can only be named for a PostgreSQL database: other databases have no "
+    "row-level security to apply it to."
+)
 _CONNECT_ERRORS: tuple[type[BaseException], ...] = (*DRIVER_ERRORS, OSError, UnicodeError)
 
 
@@ -185,6 +189,8 @@ def _connect(
 ) -> ReadOnlySession:
     ep = spec.endpoint()
     secrets = spec.secrets()
+    if policy.database_role is not None and spec.dialect != "postgresql":
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, DATABASE_ROLE_DIALECTS)
     if spec.dialect in FILE_DIALECTS:
         return _open_file(
             spec.dialect, ep.database or "", policy, timeout_s, catalog_access, memory_mb
@@ -198,7 +204,11 @@ def _connect(
             if ep.password is not None:
                 params["password"] = ep.password
             return PostgresSession(
-                params, timeout_s, secrets, allow_privileged=policy.allow_privileged
+                params,
+                timeout_s,
+                secrets,
+                allow_privileged=policy.allow_privileged,
+                database_role=policy.database_role,
             )
         return MySQLSession(
             {
@@ -257,8 +267,11 @@ def check_access(
 ) -> None:
     """Refuse (FORBIDDEN) a connection the policy forbids: a file outside it, a privileged
     account. A server that cannot be reached passes unless `require_reachable`: whatever it
-    turns out to be is checked again each time it is opened.
+    turns out to be is checked again each time it is opened. A database role in the policy
+    is checked as every query will check it (`PostgresSession._check_role`).
     """
+    if policy.database_role is not None and spec.dialect != "postgresql":
+        raise DataAgentError(ErrorCode.VALIDATION_ERROR, DATABASE_ROLE_DIALECTS)
     if spec.dialect in FILE_DIALECTS:
         policy.check_file(spec.endpoint().database or "")
         return

@@ -14,7 +14,7 @@ import time
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from dataagent.errors import DataAgentError
+from dataagent.errors import DataAgentError, ErrorCode
 from dataagent.sources.access import AccessPolicy
 from dataagent.sources.engines import ConnectionSpec, open_readonly
 from dataagent.sources.guard import check_sql
@@ -35,6 +35,9 @@ DEFAULT_MAX_CELL_CHARS = 2000
 # Engines that run inside the process that opens them and whose own memory limit does not
 # bound a result: their queries run in a child process (see sources/isolation.py).
 ISOLATED_DIALECTS = frozenset({"duckdb"})
+SHARED_CONNECTION_FAILED = (
+    "The ontology's database could not be reached; its owner can check the connection."
+)
 
 
 def execute_query(
@@ -49,12 +52,15 @@ def execute_query(
     max_cell_chars: int = DEFAULT_MAX_CELL_CHARS,
     memory_mb: int = DEFAULT_MEMORY_MB,
     pilot: bool = False,
+    shared: bool = False,
     guard_enabled: bool = True,
 ) -> QueryResult:
     """Run one read-only query safely; raise QueryError (a DataAgentError) on any failure.
 
-    `policy` says which files and accounts may be used. `pilot=True` caps the result at 10
-    rows. `guard_enabled=False` is for tests only: it skips the SQL guard (and the row-cap
+    `policy` says which files, accounts and database role may be used. `pilot=True` caps
+    the result at 10 rows. `shared=True` (the asker is not the connection's owner) turns a
+    failure to connect into a sentence that says nothing about the connection.
+    `guard_enabled=False` is for tests only: it skips the SQL guard (and the row-cap
     rewrite) to prove the database layer alone holds.
     """
     row_cap = min(PILOT_ROWS, max_rows) if pilot else max_rows
@@ -79,6 +85,8 @@ def execute_query(
             return run_isolated(_run, *work, timeout_s=timeout_s, memory_mb=memory_mb)
         return _run(*work)
     except DataAgentError as error:
+        if shared and error.code is ErrorCode.CONNECTION_FAILED:
+            error = DataAgentError(ErrorCode.CONNECTION_FAILED, SHARED_CONNECTION_FAILED)
         record.setdefault("execution_ms", _ms_since(started))
         result = failed_result(error, max_rows=row_cap, **record)
         raise QueryError(error.code, error.message, result) from None

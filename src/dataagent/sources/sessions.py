@@ -244,9 +244,11 @@ class PostgresSession(ReadOnlySession):
         secrets: Sequence[str | None],
         *,
         allow_privileged: bool = False,
+        database_role: str | None = None,
     ) -> None:
         super().__init__(timeout_s, secrets)
         self._allow_privileged = allow_privileged
+        self._database_role = database_role
         self._conn = psycopg.connect(
             **params,
             autocommit=False,
@@ -296,13 +298,28 @@ class PostgresSession(ReadOnlySession):
                     "DATAAGENT_ALLOW_PRIVILEGED_ACCOUNTS",
                     self.privileged,
                 )
-            if self.superuser and version_num >= 140000:
-                # Drop superuser powers (server files, programs) for this transaction, and
-                # keep the search path the login role had ("$user" would change meaning).
-                cur.execute("SET LOCAL ROLE pg_read_all_data")
+            role = self._database_role
+            if role is not None:
+                self._check_role(cur, role)
+            elif self.superuser and version_num >= 140000:
+                # Drop superuser powers (server files, programs) for this transaction.
+                role = "pg_read_all_data"
+            if role is not None:
+                # Keep the search path the login role had ("$user" would change meaning).
+                cur.execute(pgsql.SQL("SET LOCAL ROLE {}").format(pgsql.Identifier(role)))
                 if schemas:
                     path = pgsql.SQL(", ").join(pgsql.Identifier(str(n)) for n in schemas)
                     cur.execute(pgsql.SQL("SET LOCAL search_path = {}").format(path))
+
+    def _check_role(self, cur: psycopg.Cursor[Any], role: str) -> None:
+        """FORBIDDEN unless the account may assume `role` and the role is an ordinary one:
+        no superuser, CREATEROLE, BYPASSRLS or REPLICATION, no server-file role, not one of
+        PostgreSQL's own `pg_` roles (checked at every open, as the account is)."""
+        cur.execute(_PG_ROLE_FACTS, (role,))
+        facts = cur.fetchone()
+        problem = role_problem(role, facts)
+        if problem is not None:
+            raise DataAgentError(ErrorCode.FORBIDDEN, problem)
 
     def _run(
         self,
@@ -657,6 +674,39 @@ SELECT current_setting('is_superuser'), current_setting('server_version'),
                AND pg_has_role(current_user, f.oid, 'MEMBER'))
 FROM pg_roles r WHERE r.rolname = current_user
 """
+
+
+# What decides whether a session may run under a role (`PostgresSession._check_role`).
+_PG_ROLE_FACTS = """
+SELECT r.rolsuper, r.rolcreaterole, r.rolbypassrls, r.rolreplication,
+       pg_has_role(session_user, r.oid, 'MEMBER'),
+       ARRAY(SELECT f.rolname::text FROM pg_roles f
+             WHERE f.rolname IN ('pg_read_server_files', 'pg_write_server_files',
+                                 'pg_execute_server_program')
+               AND pg_has_role(r.oid, f.oid, 'MEMBER'))
+FROM pg_roles r WHERE r.rolname = %s
+"""
+
+
+def role_problem(role: str, facts: Sequence[Any] | None) -> str | None:
+    """Why a session may not run under `role` (from `_PG_ROLE_FACTS`), or None."""
+    if facts is None:
+        return f"The database role {role!r} does not exist."
+    superuser, createrole, bypassrls, replication, member, file_roles = facts
+    if not member:
+        return (
+            f"The connection's database account is not a member of the role {role!r}, so "
+            "it cannot assume it (GRANT the role to the account; see docs/teams.md)."
+        )
+    if role.startswith("pg_") or superuser or createrole or bypassrls or replication:
+        return (
+            f"The database role {role!r} is privileged (a superuser, CREATEROLE, BYPASSRLS, "
+            "REPLICATION or one of PostgreSQL's own roles): a share can only name an "
+            "ordinary role whose grants and row-level security policies limit what it reads."
+        )
+    if file_roles:
+        return f"The database role {role!r} may reach the server's files ({', '.join(file_roles)})."
+    return None
 
 
 def _pg_privilege(superuser: bool, createrole: bool, file_roles: Sequence[str]) -> str | None:

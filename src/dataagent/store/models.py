@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    CheckConstraint,
     Float,
     ForeignKey,
     Index,
@@ -103,6 +104,65 @@ class Ontology(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     __table_args__ = (Index(None, "owner_id"), Index(None, "semantic_model_id"))
+
+
+class Group(Base):
+    """A named set of users an ontology can be shared with (admins manage them)."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    name: Mapped[str] = mapped_column(String(255), unique=True)
+    description: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class GroupMember(Base):
+    """One user in one group; a deleted user or group leaves with its rows."""
+
+    __tablename__ = "group_members"
+
+    group_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index(None, "user_id"),)
+
+
+class OntologyShare(Base):
+    """An ontology shared with one user or one group: they may ask, nothing else.
+
+    `database_role` (PostgreSQL only) is the role each of the grantee's queries runs under
+    (`SET LOCAL ROLE`), so the database's row-level security decides what they see.
+    """
+
+    __tablename__ = "ontology_shares"
+
+    id: Mapped[uuid.UUID] = _uuid_pk()
+    ontology_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ontologies.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    database_role: Mapped[str | None] = mapped_column(String(63))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("ontology_id", "user_id"),
+        UniqueConstraint("ontology_id", "group_id"),
+        CheckConstraint("(user_id IS NULL) <> (group_id IS NULL)", name="one_grantee"),
+        Index(None, "user_id"),
+        Index(None, "group_id"),
+    )
 
 
 class DataChat(Base):

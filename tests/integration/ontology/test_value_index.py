@@ -30,10 +30,9 @@ async def test_build_stores_rebuild_replaces_delete_removes(
     ontology_id = await retail_ontology(world, demo_data, tmp_path / "retail.db")
 
     async with world.database.session() as session:
-        index = await ontologies.value_index(session, ontology_id)
-        model = ontologies.ready_model(
-            await ontologies.get_ontology(session, owner.id, ontology_id)
-        )
+        access = await ontologies.reach(session, owner.id, ontology_id)
+        index = await ontologies.value_index(session, access)
+        model = ontologies.ready_model(access.ontology)
     assert "Houston" in index.of_field("stores", "city")
     assert "Houston" in index.of_field("customers", "city")  # read from the database
     assert sorted(index.of_field("orders", "channel")) == ["in_store", "online", "phone"]

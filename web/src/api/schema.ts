@@ -300,8 +300,8 @@ export interface paths {
         put?: never;
         /**
          * Create Chat
-         * @description Start a chat on a ready ontology the caller owns (409 for a provider not enabled),
-         *     answering in the mode asked for, else the server's default.
+         * @description Start a chat on a ready ontology the caller reaches, theirs or shared with them (409
+         *     for a provider not enabled), answering in the mode asked for, else the server's default.
          */
         post: operations["createChat"];
         delete?: never;
@@ -741,7 +741,8 @@ export interface paths {
         };
         /**
          * List Ontologies
-         * @description The caller's ontologies.
+         * @description The ontologies the caller reaches: their own, and those shared with them (each says
+         *     which, and who owns it).
          */
         get: operations["listOntologies"];
         put?: never;
@@ -765,7 +766,7 @@ export interface paths {
         };
         /**
          * Get Ontology
-         * @description One ontology and its status.
+         * @description One ontology the caller reaches (theirs or shared with them) and its status.
          */
         get: operations["getOntology"];
         put?: never;
@@ -1454,6 +1455,13 @@ export interface components {
             /** Name */
             name: string;
             /**
+             * Ontologyaccess
+             * @description How the chat's owner reaches its ontology: `owner`, `shared`, or `withdrawn` (no longer shared with them: the chat stays readable, sending in it is 403).
+             * @default owner
+             * @enum {string}
+             */
+            ontologyAccess: "owner" | "shared" | "withdrawn";
+            /**
              * Ontologyid
              * Format: uuid
              */
@@ -1529,6 +1537,13 @@ export interface components {
             messages: components["schemas"]["MessagePublic"][];
             /** Name */
             name: string;
+            /**
+             * Ontologyaccess
+             * @description How the chat's owner reaches its ontology: `owner`, `shared`, or `withdrawn` (no longer shared with them: the chat stays readable, sending in it is 403).
+             * @default owner
+             * @enum {string}
+             */
+            ontologyAccess: "owner" | "shared" | "withdrawn";
             /**
              * Ontologyid
              * Format: uuid
@@ -2509,10 +2524,29 @@ export interface components {
             semanticModelId: string;
         };
         /**
+         * OntologyOwner
+         * @description Who owns an ontology (and its connection and semantic model).
+         */
+        OntologyOwner: {
+            /** Email */
+            email: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+        };
+        /**
          * OntologyPublic
-         * @description An ontology and its build status.
+         * @description An ontology and its build status, and how the caller reaches it.
          */
         OntologyPublic: {
+            /**
+             * Access
+             * @description `owner`: the caller's own; `shared`: shared with them (directly or through a group), to read and ask about, nothing else.
+             * @enum {string}
+             */
+            access: "owner" | "shared";
             /**
              * Createdat
              * Format: date-time
@@ -2533,6 +2567,7 @@ export interface components {
             id: string;
             /** Name */
             name: string;
+            owner: components["schemas"]["OntologyOwner"];
             /** Relationshipcount */
             relationshipCount: number;
             /** Semanticmodelid */

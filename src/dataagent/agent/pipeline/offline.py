@@ -46,7 +46,7 @@ async def plan_offline(
 ) -> OfflinePlan:
     """The offline planner's plan of the question over the answer's ontology."""
     async with ctx.database.session() as session:
-        values = await ontologies.value_index(session, scope.ontology.id)
+        values = await ontologies.value_index(session, scope.access)
     return plan_question(question, scope.model, values, today=today)
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from dataagent.api.deps import Admin, ContextDep, SessionDep
 from dataagent.api.schemas import BUILD_RESPONSES, ERROR_RESPONSES, Envelope
-from dataagent.api.schemas.ontologies import BackfillResult, OntologyPublic
+from dataagent.api.schemas.ontologies import BackfillResult, ontology_public
 from dataagent.services import ontologies
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERROR_RESPONSES)
@@ -25,4 +25,7 @@ async def backfill_embeddings(
     """Embed an ontology's datasets again (any user's): what `dataagent ontology backfill`
     does for stale ones. Answers when the build has ended, `ready` or `failed`."""
     ontology = await ontologies.backfill_embeddings(context, session, ontology_id)
-    return Envelope(data=BackfillResult(ontology=OntologyPublic.model_validate(ontology)))
+    emails = await ontologies.owner_emails(session, {ontology.owner_id})
+    # As its owner sees it: an admin reaches every ontology here, and owns it or not.
+    shown = ontology_public(ontology, "owner", emails.get(ontology.owner_id, ""))
+    return Envelope(data=BackfillResult(ontology=shown))

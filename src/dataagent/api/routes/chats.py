@@ -55,7 +55,8 @@ async def list_chats(
     """The caller's chats, with message counts."""
     query = ChatQuery(page, page_size, search or None, ontology_id, sort_by, sort_order)
     result = await chats.list_chats(session, user.id, query)
-    items = [chat_public(chat, count) for chat, count in result.items]
+    reached = await chats.chat_accesses(session, user.id, [chat for chat, _ in result.items])
+    items = [chat_public(chat, count, reached[chat.id]) for chat, count in result.items]
     return Envelope(data=page_of(items, result.total, page, page_size))
 
 
@@ -65,8 +66,9 @@ async def get_chat(
 ) -> Envelope[ChatWithMessages]:
     """One of the caller's chats with its messages."""
     chat, messages = await chats.get_chat_with_messages(session, user.id, chat_id)
+    reached = await chats.chat_accesses(session, user.id, [chat])
     body = ChatWithMessages(
-        **chat_public(chat, len(messages)).model_dump(),
+        **chat_public(chat, len(messages), reached[chat.id]).model_dump(),
         messages=[message_public(m) for m in messages],
     )
     return Envelope(data=body)
@@ -78,14 +80,16 @@ async def get_chat(
 async def create_chat(
     user: DataAgentWriter, context: ContextDep, session: SessionDep, body: ChatCreate
 ) -> Envelope[ChatWithMessages]:
-    """Start a chat on a ready ontology the caller owns (409 for a provider not enabled),
-    answering in the mode asked for, else the server's default."""
+    """Start a chat on a ready ontology the caller reaches, theirs or shared with them (409
+    for a provider not enabled), answering in the mode asked for, else the server's default."""
     if "agent_mode" in body.model_fields_set and body.agent_mode is None:
         raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The agent mode cannot be null.")
     chat = await chats.create_chat(
         context, session, user.id, body.name, body.ontology_id, body.llm_provider, body.agent_mode
     )
-    return Envelope(data=ChatWithMessages(**chat_public(chat, 0).model_dump(), messages=[]))
+    reached = await chats.chat_accesses(session, user.id, [chat])
+    created = ChatWithMessages(**chat_public(chat, 0, reached[chat.id]).model_dump(), messages=[])
+    return Envelope(data=created)
 
 
 @router.patch("/chats/{chat_id}", operation_id="updateChat", responses=PROVIDER_CHOICE_RESPONSES)
@@ -110,7 +114,9 @@ async def update_chat(
             raise DataAgentError(ErrorCode.VALIDATION_ERROR, "The agent mode cannot be null.")
         changes["agent_mode"] = body.agent_mode
     chat = await chats.update_chat(context, session, user.id, chat_id, **changes)
-    return Envelope(data=chat_public(chat, await chats.count_messages(session, chat.id)))
+    count = await chats.count_messages(session, chat.id)
+    reached = await chats.chat_accesses(session, user.id, [chat])
+    return Envelope(data=chat_public(chat, count, reached[chat.id]))
 
 
 @router.delete("/chats/{chat_id}", status_code=204, operation_id="deleteChat")

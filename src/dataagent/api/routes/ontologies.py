@@ -1,5 +1,9 @@
-"""Ontologies (`ontologies:*`, owner only): build (and watch the build), graph, search,
-suggested questions, join paths, compile."""
+"""Ontologies (`ontologies:*`): build (and watch the build), graph, search, suggested
+questions, join paths, compile.
+
+Its owner does everything; someone it is shared with (`store.shares`) reads it and asks
+about it (get, graph, datasets, search, suggestions, join paths, compile), and gets 404 for
+the rest, as does everyone else."""
 
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ from dataagent.api.schemas.ontologies import (
     SuggestionPublic,
     dataset_detail_public,
     edge_public,
+    ontology_public,
     search_result,
 )
 from dataagent.api.schemas.queries import query_output
@@ -54,9 +59,13 @@ router = APIRouter(prefix="/api/ontologies", tags=["ontologies"], responses=ERRO
 async def list_ontologies(
     user: OntologyReader, session: SessionDep
 ) -> Envelope[list[OntologyPublic]]:
-    """The caller's ontologies."""
+    """The ontologies the caller reaches: their own, and those shared with them (each says
+    which, and who owns it)."""
     found = await ontologies.list_ontologies(session, user.id)
-    return Envelope(data=[OntologyPublic.model_validate(o) for o in found])
+    emails = await ontologies.owner_emails(session, {a.owner_id for a in found})
+    return Envelope(
+        data=[ontology_public(a.ontology, a.kind, emails.get(a.owner_id, "")) for a in found]
+    )
 
 
 @router.post("", status_code=201, operation_id="createOntology")
@@ -67,16 +76,19 @@ async def create_ontology(
     ontology = await ontologies.create_ontology(
         context, session, user.id, body.semantic_model_id, body.name, body.description
     )
-    return Envelope(data=OntologyPublic.model_validate(ontology))
+    return Envelope(data=ontology_public(ontology, "owner", user.email))
 
 
 @router.get("/{ontology_id}", operation_id="getOntology")
 async def get_ontology(
     user: OntologyReader, session: SessionDep, ontology_id: uuid.UUID
 ) -> Envelope[OntologyPublic]:
-    """One ontology and its status."""
-    ontology = await ontologies.get_ontology(session, user.id, ontology_id)
-    return Envelope(data=OntologyPublic.model_validate(ontology))
+    """One ontology the caller reaches (theirs or shared with them) and its status."""
+    access = await ontologies.reach(session, user.id, ontology_id)
+    emails = await ontologies.owner_emails(session, {access.owner_id})
+    return Envelope(
+        data=ontology_public(access.ontology, access.kind, emails.get(access.owner_id, ""))
+    )
 
 
 @router.delete("/{ontology_id}", status_code=204, operation_id="deleteOntology")
@@ -99,7 +111,7 @@ async def rebuild_ontology(
 ) -> Envelope[OntologyPublic]:
     """Rebuild from the current semantic model (picks up YAML edits, re-embeds)."""
     ontology = await ontologies.rebuild_ontology(context, session, user.id, ontology_id)
-    return Envelope(data=OntologyPublic.model_validate(ontology))
+    return Envelope(data=ontology_public(ontology, "owner", user.email))
 
 
 @router.get(
@@ -152,7 +164,7 @@ async def search(
     k: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> Envelope[SearchResult]:
     """The datasets and metrics of this ontology most relevant to a question (k of each)."""
-    ontology = await ontologies.get_ontology(session, user.id, ontology_id)
+    ontology = (await ontologies.reach(session, user.id, ontology_id)).ontology
     ranking = await ontologies.search(context, session, ontology, q, k)
     return Envelope(data=search_result(ranking))
 

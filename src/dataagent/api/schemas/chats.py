@@ -11,7 +11,13 @@ from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel, ErrorBody
 from dataagent.store.models import DataChat, DataChatMessage
-from dataagent.vocabulary import AgentMode, LlmProvider, MessageRole, MessageStatus
+from dataagent.vocabulary import (
+    AgentMode,
+    ChatOntologyAccess,
+    LlmProvider,
+    MessageRole,
+    MessageStatus,
+)
 
 
 class MessagePublic(ApiModel):
@@ -41,6 +47,12 @@ class ChatPublic(ApiModel):
     created_at: datetime
     updated_at: datetime
     message_count: int = 0
+    ontology_access: ChatOntologyAccess = Field(
+        "owner",
+        description="How the chat's owner reaches its ontology: `owner`, `shared`, or "
+        "`withdrawn` (no longer shared with them: the chat stays readable, sending in it "
+        "is 403).",
+    )
 
 
 class ChatWithMessages(ChatPublic):
@@ -106,9 +118,13 @@ REGENERATE_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def chat_public(chat: DataChat, message_count: int) -> ChatPublic:
-    """The public view of a chat, with its message count."""
-    return ChatPublic.model_validate(chat).model_copy(update={"message_count": message_count})
+def chat_public(
+    chat: DataChat, message_count: int, access: ChatOntologyAccess = "owner"
+) -> ChatPublic:
+    """The public view of a chat, with its message count and how its ontology is reached."""
+    return ChatPublic.model_validate(chat).model_copy(
+        update={"message_count": message_count, "ontology_access": access}
+    )
 
 
 def message_public(message: DataChatMessage) -> MessagePublic:

@@ -16,12 +16,19 @@ from dataagent.semantic.compiler import CompiledWindow
 from dataagent.semantic.joins import JoinPath
 from dataagent.semantic.model import MetricFormat
 from dataagent.semantic.plan import QueryPlan
-from dataagent.store.models import OntologyDataset, OntologyRelationship
-from dataagent.vocabulary import OntologyStatus
+from dataagent.store.models import Ontology, OntologyDataset, OntologyRelationship
+from dataagent.vocabulary import OntologyAccessKind, OntologyStatus
+
+
+class OntologyOwner(ApiModel):
+    """Who owns an ontology (and its connection and semantic model)."""
+
+    id: uuid.UUID
+    email: str
 
 
 class OntologyPublic(ApiModel):
-    """An ontology and its build status."""
+    """An ontology and its build status, and how the caller reaches it."""
 
     id: uuid.UUID
     name: str
@@ -34,6 +41,26 @@ class OntologyPublic(ApiModel):
     embedding_provider: str | None
     created_at: datetime
     updated_at: datetime
+    access: OntologyAccessKind = Field(
+        description="`owner`: the caller's own; `shared`: shared with them (directly or "
+        "through a group), to read and ask about, nothing else."
+    )
+    owner: OntologyOwner
+
+
+def ontology_public(
+    ontology: Ontology, access: OntologyAccessKind, owner_email: str
+) -> OntologyPublic:
+    """The public view of an ontology as one caller reaches it."""
+    return OntologyPublic.model_validate(
+        {
+            **{
+                k: getattr(ontology, k) for k in OntologyPublic.model_fields if hasattr(ontology, k)
+            },
+            "access": access,
+            "owner": OntologyOwner(id=ontology.owner_id, email=owner_email),
+        }
+    )
 
 
 class OntologyCreate(ApiInput):

@@ -12,9 +12,8 @@ from dataagent.agent.grounding import Grounding
 from dataagent.agent.pipeline.state import PipelineRun, SqlResult
 from dataagent.agent.tools import ToolScope
 from dataagent.services.connections import ontology_target
-from dataagent.services.ontologies import ready_model
+from dataagent.services.ontologies import access_model, reach
 from dataagent.services.queries import run_and_record
-from dataagent.store.ontologies import get_owned_ontology
 
 
 @pytest.fixture
@@ -22,11 +21,11 @@ async def pipeline_run(retail: Retail) -> PipelineRun:
     """An answer's run over the retailer: its context, scope and an event recorder."""
     ctx = retail.world.context
     async with ctx.database.session() as session:
-        ontology = await get_owned_ontology(session, retail.owner_id, retail.ontology_id)
-        model = ready_model(ontology)
-        target = await ontology_target(ctx, session, retail.owner_id, ontology)
+        access = await reach(session, retail.owner_id, retail.ontology_id)
+        model = access_model(access)
+        target = await ontology_target(ctx, session, access)
     events = Recorder()
-    scope = ToolScope(ctx, retail.owner_id, ontology, model, target, events)
+    scope = ToolScope(ctx, retail.owner_id, access, model, target, events)
     client = scripted_client(ScriptedChatModel(script=[]))
     return PipelineRun(ctx, client, events, scope, Grounding([], [], []))
 

@@ -14,7 +14,6 @@ from dataagent.agent.pipeline.state import PipelineRun, PipelineState
 from dataagent.agent.tools import ToolScope
 from dataagent.services import ontologies
 from dataagent.services.connections import ontology_target
-from dataagent.store import ontologies as ontology_store
 
 
 @dataclass
@@ -30,17 +29,15 @@ async def phase_run(retail: Retail, question: str, script: list[Any]) -> PhaseRu
     """A run of one question over the retail ontology, grounded as an answer grounds it."""
     ctx = retail.world.context
     async with retail.world.database.session() as session:
-        ontology = await ontology_store.get_owned_ontology(
-            session, retail.owner_id, retail.ontology_id
-        )
-        model = ontologies.ready_model(ontology)
-        target = await ontology_target(ctx, session, retail.owner_id, ontology)
-    grounding = await ground(ctx, ontology, model, question)
+        access = await ontologies.reach(session, retail.owner_id, retail.ontology_id)
+        model = ontologies.access_model(access)
+        target = await ontology_target(ctx, session, access)
+    grounding = await ground(ctx, access, model, question)
     events = Recorder()
     scope = ToolScope(
         ctx=ctx,
         owner_id=retail.owner_id,
-        ontology=ontology,
+        access=access,
         model=model,
         target=target,
         emit=events,
