@@ -71,6 +71,19 @@ _FORBIDDEN_NODES: dict[type[exp.Expr], str] = {
     exp.NextValueFor: "NEXT VALUE FOR (it advances a sequence)",
 }
 
+# PostgreSQL's bare words for who and where a query runs (SQL value functions written without
+# parentheses, so no allow-list sees them as calls): session_user and system_user name the
+# connection's account, current_user the role a share runs under, current_catalog the
+# database. A person asking through a shared ontology may learn none of these.
+_PG_ACCOUNT_NODES: tuple[type[exp.Expr], ...] = (
+    exp.CurrentUser,
+    exp.SessionUser,
+    exp.CurrentCatalog,
+)
+_PG_ACCOUNT_WORDS = frozenset(
+    {"current_user", "session_user", "user", "current_role", "system_user", "current_catalog"}
+)
+
 
 @dataclass(frozen=True)
 class TableRef:
@@ -239,6 +252,8 @@ def _check_nodes(statement: exp.Expr, dialect: Dialect) -> None:
             _check_call(node.name, dialect)
         if isinstance(node, exp.DataType) and dialect == "postgresql":
             _check_type(node)
+        if dialect == "postgresql":
+            _check_account_word(node)
 
 
 def _check_tables(
@@ -306,6 +321,25 @@ def _check_call(name: str, dialect: Dialect) -> None:
         check_call(name, dialect)
     except RefusedCall as refused:
         raise violation(refused.reason) from None
+
+
+def _check_account_word(node: exp.Expr) -> None:
+    word = None
+    if isinstance(node, _PG_ACCOUNT_NODES):
+        word = node.sql(dialect="postgres").lower().removesuffix("()")
+    elif (
+        isinstance(node, exp.Column)
+        and not node.table
+        and isinstance(node.this, exp.Identifier)
+        and not node.this.quoted
+        and node.name.lower() in _PG_ACCOUNT_WORDS
+    ):
+        word = node.name.lower()
+    if word is not None:
+        raise violation(
+            f"{word} is not allowed: it names the database account, role or database the "
+            'query runs as, not data (quote a column of that name: "user").'
+        )
 
 
 def _check_type(node: exp.DataType) -> None:
