@@ -158,9 +158,7 @@ def test_an_allowed_superuser_drops_to_read_all_data(postgres_db: str) -> None:
     admin = ConnectionSpec(dialect="postgresql", url=postgres_db)  # type: ignore[arg-type]
     allowed = AccessPolicy(allow_privileged=True)
     # The guard refuses current_user (it names the account); the database layer is the point.
-    result = execute_query(
-        admin, "SELECT current_user AS who", policy=allowed, guard_enabled=False
-    )
+    result = execute_query(admin, "SELECT current_user AS who", policy=allowed, guard_enabled=False)
     assert result.rows == [["pg_read_all_data"]]
 
 

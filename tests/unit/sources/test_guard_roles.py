@@ -47,7 +47,7 @@ def test_statements_that_change_role_are_refused(sql: str) -> None:
         "SELECT set_config('role', 'east', true)",
         "SELECT set_config('role', 'east', false)",
         "SELECT SET_CONFIG('role', 'east', true)",
-        'SELECT "set_config"(\'role\', \'east\', true)',
+        "SELECT \"set_config\"('role', 'east', true)",
         "SELECT set_config('session_authorization', 'east', true)",
         "WITH r AS (SELECT set_config('role', 'east', true) AS x) SELECT region FROM sales, r",
         "SELECT region FROM sales WHERE set_config('role', 'east', true) IS NOT NULL",
