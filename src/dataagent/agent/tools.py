@@ -210,7 +210,7 @@ def make_tools(scope: ToolScope) -> list[BaseTool]:
 
     async def list_datasets() -> str:
         async with scope.ctx.database.session() as session:
-            datasets, _ = await ontologies.graph_of(session, scope.ontology)
+            datasets, _ = await ontologies.graph_of(session, scope.access)
         if not datasets:
             return "No datasets found in the ontology."
         lines = [

@@ -30,6 +30,7 @@ from dataagent.semantic.model import (
     Relationship,
     RelationshipSource,
     SemanticModel,
+    rows_phrase,
 )
 from dataagent.semantic.nouns import plural
 
@@ -210,10 +211,6 @@ def _columns(dataset: str, columns: list[str]) -> str:
     return f"{dataset}.{columns[0]}" if len(columns) == 1 else f"{dataset}({', '.join(columns)})"
 
 
-def _rows(n: int) -> str:
-    return "1 row" if n == 1 else f"{n:,} rows"
-
-
 def _assign_names(
     tables: list[TableInfo],
 ) -> tuple[dict[int, str], dict[tuple[int, str], str]]:
@@ -323,7 +320,7 @@ def _dataset(
     if table.comment:
         description = table.comment
     elif table.row_estimate is not None:
-        description = f"{label} {table.kind} with {_rows(table.row_estimate)}."
+        description = f"{label} {table.kind} with {rows_phrase(table.row_estimate)}."
     else:
         description = f"{label} {table.kind}."
     pk = {c.lower() for c in table.primary_key}

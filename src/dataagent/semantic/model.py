@@ -257,14 +257,30 @@ def metric_problems(metrics: list[Metric], datasets: set[str]) -> list[tuple[int
     return problems
 
 
+def rows_phrase(n: int) -> str:
+    """A row count as a generated description says it ("1 row", "1,234 rows")."""
+    return "1 row" if n == 1 else f"{n:,} rows"
+
+
+def description_without_count(dataset: Dataset) -> str | None:
+    """The dataset's description without the row count generation writes into it
+    ("Sales table with 5 rows." becomes "Sales table.")."""
+    text = dataset.description
+    if text is None or dataset.row_count is None:
+        return text
+    suffix = f" with {rows_phrase(dataset.row_count)}."
+    return text.removesuffix(suffix) + "." if text.endswith(suffix) else text
+
+
 def without_samples(model: SemanticModel) -> SemanticModel:
     """The model without what was read from the data when it was made: each field's sample
-    values and distinct count, each dataset's row count (what a person whose database role
-    hides some rows must not see)."""
+    values and distinct count, each dataset's row count, also where a generated description
+    states it (what a person whose database role hides some rows must not see)."""
     datasets = [
         d.model_copy(
             update={
                 "row_count": None,
+                "description": description_without_count(d),
                 "fields": [
                     f.model_copy(update={"sample_values": [], "distinct_count": None})
                     for f in d.fields

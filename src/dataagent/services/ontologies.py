@@ -331,18 +331,20 @@ async def graph(
     session: AsyncSession, user_id: uuid.UUID, ontology_id: uuid.UUID
 ) -> tuple[list[OntologyDataset], list[OntologyRelationship]]:
     """The datasets (nodes) and relationships (edges) of an ontology the caller reaches."""
-    return await graph_of(session, (await reach(session, user_id, ontology_id)).ontology)
+    return await graph_of(session, await reach(session, user_id, ontology_id))
 
 
 async def graph_of(
-    session: AsyncSession, ontology: Ontology
+    session: AsyncSession, access: OntologyAccess
 ) -> tuple[list[OntologyDataset], list[OntologyRelationship]]:
     """The datasets and relationships of an ontology whose access was checked (an answer
-    checks it once, when it starts)."""
-    return (
-        await ontologies.datasets_of(session, ontology.id),
-        await ontologies.relationships_of(session, ontology.id),
-    )
+    checks it once, when it starts), as this person may see them (`datasets_by_name`)."""
+    ontology = access.ontology
+    datasets = await ontologies.datasets_of(session, ontology.id)
+    if access.restricted:
+        model = access_model(access)
+        datasets = [_restricted_copy(model, d) for d in datasets]
+    return datasets, await ontologies.relationships_of(session, ontology.id)
 
 
 async def datasets_by_name(
@@ -354,7 +356,8 @@ async def datasets_by_name(
     found = {d.name: d for d in stored}
     ordered = [found[name] for name in dict.fromkeys(names) if name in found]
     if access.restricted:
-        return [_restricted_copy(access, d) for d in ordered]
+        model = access_model(access)
+        return [_restricted_copy(model, d) for d in ordered]
     return ordered
 
 
@@ -377,9 +380,9 @@ async def dataset_detail(
     return found[0], related
 
 
-def _restricted_copy(access: OntologyAccess, dataset: OntologyDataset) -> OntologyDataset:
-    """A detached copy of a dataset row whose YAML comes from the restricted model."""
-    model = access_model(access)
+def _restricted_copy(model: SemanticModel, dataset: OntologyDataset) -> OntologyDataset:
+    """A detached copy of a dataset row whose YAML and description come from the restricted
+    model (`access_model`)."""
     shown = model.dataset(dataset.name)
     relationships = [
         r for r in model.relationships if dataset.name in (r.from_dataset, r.to_dataset)
@@ -388,7 +391,8 @@ def _restricted_copy(access: OntologyAccess, dataset: OntologyDataset) -> Ontolo
         id=dataset.id,
         ontology_id=dataset.ontology_id,
         name=dataset.name,
-        description=dataset.description,
+        # A generated description states the row count the owner's account read.
+        description=shown.description if shown is not None else None,
         source=dataset.source,
         yaml=dump_dataset_yaml(shown, relationships) if shown is not None else "",
         search_text="",

@@ -47,6 +47,8 @@ TOTAL_BY_REGION = {
 # The owner's rows per region, and their totals.
 COUNTS = {"east": 2, "west": 3}
 TOTALS = {"east": 300, "west": 60}
+# What the owner's account counted, as generated descriptions say it.
+OWNER_COUNTS = ("5 rows", "2 rows")
 
 
 @dataclass
@@ -262,14 +264,16 @@ async def test_each_grantee_sees_only_their_region_in_an_offline_chat(
     assert owner_rows == TOTALS
     west_rows, west_stream = await answer(shared.west)
     assert west_rows == {"west": TOTALS["west"]}
-    assert EAST_STORE not in west_stream and "300" not in west_stream
+    assert EAST_STORE not in west_stream, west_stream[max(0, west_stream.find(EAST_STORE) - 300) :][
+        :600
+    ]
     east_rows, _ = await answer(shared.east)
     assert east_rows == {"east": TOTALS["east"]}
 
 
 def _agent_script(outputs: list[str]) -> list[Any]:
-    """The ReAct turns: read the model of stores, sample it, count sales by region; then an
-    answer. Every tool result the model reads is kept in `outputs`."""
+    """The ReAct turns: read the model of stores and sales, sample stores, count sales by
+    region, list the datasets; then an answer. Every tool result the model reads is kept in `outputs`."""
 
     def answer(messages: list[BaseMessage]) -> Reply:
         outputs.extend(str(m.content) for m in messages if m.type == "tool")
@@ -281,6 +285,7 @@ def _agent_script(outputs: list[str]) -> list[Any]:
                 call("get_dataset_details", datasetNames=["stores", "sales"]),
                 call("get_sample_data", datasetName="stores"),
                 call("query_database", sql=BY_REGION),
+                call("list_datasets"),
             ]
         ),
         answer,
@@ -303,16 +308,18 @@ async def test_the_agents_tools_run_under_the_role_and_its_prompt_holds_no_sampl
         return outputs, model
 
     owner_outputs, owner_model = await run(shared.owner)
-    details, sample, counted = owner_outputs
+    details, sample, counted, listing = owner_outputs
+    assert "5 rows" in listing
     # The owner's model was read with the owner's account: it holds the sampled values.
     assert EAST_STORE in details and "sample_values" in details
     assert EAST_STORE in sample and WEST_STORE in sample
     assert "east" in counted and "west" in counted
     owner_sent = "\n".join(str(m.content) for messages in owner_model.calls for m in messages)
-    assert EAST_STORE in owner_sent
+    assert EAST_STORE in owner_sent and "5 rows" in owner_sent
 
     west_outputs, west_model = await run(shared.west)
-    details, sample, counted = west_outputs
+    details, sample, counted, listing = west_outputs
+    assert "sales" in listing and not [c for c in OWNER_COUNTS if c in listing]
     assert "sample_values" not in details and "row_count" not in details
     assert WEST_STORE in sample and EAST_STORE not in sample
     assert "| west" in counted and "east" not in counted
@@ -320,6 +327,7 @@ async def test_the_agents_tools_run_under_the_role_and_its_prompt_holds_no_sampl
     # value read from the east rows, or any sample at all.
     sent = "\n".join(str(m.content) for messages in west_model.calls for m in messages)
     assert EAST_STORE not in sent and "sample_values" not in sent
+    assert not [c for c in OWNER_COUNTS if c in sent]
 
     east_outputs, _ = await run(shared.east)
     assert WEST_STORE not in east_outputs[1] and EAST_STORE in east_outputs[1]
@@ -434,6 +442,9 @@ async def test_a_restricted_grantee_sees_no_sampled_value_or_count(shared: Share
 
     owner = (await shared.owner.client.get(f"{base}/datasets/stores")).json()["data"]
     assert EAST_STORE in owner["yaml"] and "sample_values" in owner["yaml"]
+    assert owner["description"].endswith("with 2 rows.")
+    owner_graph = (await shared.owner.client.get(f"{base}/graph")).text
+    assert "2 rows" in owner_graph and "5 rows" in owner_graph
     for grantee in (shared.west, shared.east):
         for name in ("stores", "sales"):
             response = await grantee.client.get(f"{base}/datasets/{name}")
@@ -442,11 +453,13 @@ async def test_a_restricted_grantee_sees_no_sampled_value_or_count(shared: Share
             assert "sample_values" not in detail["yaml"]
             assert "distinct_count" not in detail["yaml"] and "row_count" not in detail["yaml"]
             assert EAST_STORE not in response.text and WEST_STORE not in response.text
-            assert detail["fields"], "the fields are still described"
+            assert not [c for c in OWNER_COUNTS if c in response.text]
+            assert detail["description"] and detail["fields"], "still described"
         for path in ("/suggestions", "/graph", "/search?q=stores%20by%20name", ""):
             response = await grantee.client.get(f"{base}{path}")
             assert response.status_code == 200, response.text
             assert EAST_STORE not in response.text and WEST_STORE not in response.text
+            assert not [c for c in OWNER_COUNTS if c in response.text]
 
     async with shared.world.database.session() as session:
         owner_values = await ontologies.value_index(
