@@ -273,7 +273,8 @@ async def test_each_grantee_sees_only_their_region_in_an_offline_chat(
 
 def _agent_script(outputs: list[str]) -> list[Any]:
     """The ReAct turns: read the model of stores and sales, sample stores, count sales by
-    region, list the datasets; then an answer. Every tool result the model reads is kept in `outputs`."""
+    region, list the datasets; then an answer. Every tool result the model reads is kept in
+    `outputs`."""
 
     def answer(messages: list[BaseMessage]) -> Reply:
         outputs.extend(str(m.content) for m in messages if m.type == "tool")
