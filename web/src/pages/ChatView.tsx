@@ -141,6 +141,7 @@ export default function ChatView(props: ChatViewProps) {
             onStop={data.stop}
             streaming={data.isStreaming}
             disabledReason={disabledReason}
+            canStop={canWrite}
             draft={draft}
           />
         </Box>
