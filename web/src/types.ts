@@ -52,7 +52,14 @@ export interface ChatSummary {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /**
+   * How the signed-in person reaches the chat's ontology: their own, shared with them, or
+   * `withdrawn` (no longer shared: the chat stays readable, nothing more is asked in it).
+   */
+  ontologyAccess: ChatOntologyAccess;
 }
+
+export type ChatOntologyAccess = 'owner' | 'shared' | 'withdrawn';
 
 export type AgentMode = 'pipeline' | 'react' | 'offline';
 
@@ -62,6 +69,10 @@ export interface OntologySummary {
   description: string | null;
   status: string;
   datasetCount: number;
+  /** `owner`: the person's own; `shared`: shared with them (to ask about, nothing else). */
+  access: 'owner' | 'shared';
+  /** Whose it is: shown as "Shared by …" for a shared one. */
+  ownerEmail: string;
 }
 
 export interface ProviderView {

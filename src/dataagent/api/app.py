@@ -23,6 +23,7 @@ from dataagent.api.routes import (
     chats,
     connections,
     datasets,
+    groups,
     health,
     llm,
     ontologies,
@@ -31,6 +32,7 @@ from dataagent.api.routes import (
     reports,
     runs,
     semantic_models,
+    shares,
     users,
 )
 from dataagent.api.security_headers import SecurityHeadersMiddleware
@@ -47,6 +49,7 @@ ROUTERS = (
     auth.router,
     auth.me_router,
     users.router,
+    groups.router,
     chats.router,
     preferences.router,
     reports.router,
@@ -58,6 +61,7 @@ ROUTERS = (
     datasets.router,
     semantic_models.router,
     ontologies.router,
+    shares.router,
     query.router,
     admin.router,
     llm.router,

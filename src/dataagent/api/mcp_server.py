@@ -203,6 +203,7 @@ class DataAgentTools:
 
         async def work(session: AsyncSession, user: User) -> dict[str, Any]:
             found = await ontologies.list_ontologies(session, user.id)
+            emails = await ontologies.owner_emails(session, {a.owner_id for a in found})
             return {
                 "ontologies": [
                     {
@@ -212,6 +213,7 @@ class DataAgentTools:
                         "status": a.ontology.status,
                         "datasetCount": a.ontology.dataset_count,
                         "access": a.kind,
+                        "owner": emails.get(a.owner_id, ""),
                     }
                     for a in found
                 ]

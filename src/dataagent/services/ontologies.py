@@ -76,8 +76,8 @@ def access_model(access: OntologyAccess) -> SemanticModel:
     """The semantic model of a ready ontology as this person may see it: whole for its owner
     and unrestricted grantees; for a grantee under a database role, without what was read
     with the owner's account (sample values, distinct and row counts)."""
-    model = ready_model(access.ontology)
-    return without_samples(model) if access.restricted else model
+    text = require_ready(access.ontology)
+    return _restricted_model(text) if access.restricted else _parse_model(text)
 
 
 # --- the ontology a stateless chat asks about ---------------------------------------------------
@@ -155,6 +155,11 @@ async def suggestions(
 def _parse_model(text: str) -> SemanticModel:
     # Parsing a 1,000-table model takes about a second; every request of a chat reuses it.
     return load_yaml(text)
+
+
+@functools.lru_cache(maxsize=8)
+def _restricted_model(text: str) -> SemanticModel:
+    return without_samples(_parse_model(text))
 
 
 async def _embedder(ctx: AppContext, provider: EmbeddingProvider | None) -> EmbeddingProvider:

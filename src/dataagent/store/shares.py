@@ -14,7 +14,7 @@ from sqlalchemy import Select, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from dataagent.errors import not_found
-from dataagent.store.models import GroupMember, Ontology, OntologyShare, User
+from dataagent.store.models import Group, GroupMember, Ontology, OntologyShare, User
 from dataagent.vocabulary import OntologyAccessKind
 
 
@@ -116,3 +116,74 @@ async def owner_emails(session: AsyncSession, owner_ids: set[uuid.UUID]) -> dict
         return {}
     rows = await session.execute(select(User.id, User.email).where(User.id.in_(owner_ids)))
     return {row.id: row.email for row in rows}
+
+
+# --- managing shares (the owner's or an admin's) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShareRow:
+    """A share with the names that help a person read it: the user's email or group's name."""
+
+    share: OntologyShare
+    user_email: str | None
+    group_name: str | None
+
+
+async def shares_of(session: AsyncSession, ontology_id: uuid.UUID) -> list[ShareRow]:
+    """The ontology's shares, oldest first, each with its grantee's email or group name."""
+    rows = await session.execute(
+        select(OntologyShare, User.email, Group.name)
+        .outerjoin(User, User.id == OntologyShare.user_id)
+        .outerjoin(Group, Group.id == OntologyShare.group_id)
+        .where(OntologyShare.ontology_id == ontology_id)
+        .order_by(OntologyShare.created_at, OntologyShare.id)
+    )
+    return [ShareRow(share, email, name) for share, email, name in rows]
+
+
+async def share_row(session: AsyncSession, share: OntologyShare) -> ShareRow:
+    """One share with its grantee's email or group name."""
+    if share.user_id is not None:
+        email = await session.scalar(select(User.email).where(User.id == share.user_id))
+        return ShareRow(share, email, None)
+    name = await session.scalar(select(Group.name).where(Group.id == share.group_id))
+    return ShareRow(share, None, name)
+
+
+async def get_share(
+    session: AsyncSession, ontology_id: uuid.UUID, share_id: uuid.UUID
+) -> OntologyShare:
+    """One share of this ontology, or NOT_FOUND."""
+    share = await session.get(OntologyShare, share_id)
+    if share is None or share.ontology_id != ontology_id:
+        raise not_found("Share")
+    return share
+
+
+async def grantee_share(
+    session: AsyncSession,
+    ontology_id: uuid.UUID,
+    user_id: uuid.UUID | None,
+    group_id: uuid.UUID | None,
+) -> OntologyShare | None:
+    """The ontology's share with this user (or this group), or None."""
+    grantee = (
+        OntologyShare.user_id == user_id
+        if user_id is not None
+        else OntologyShare.group_id == group_id
+    )
+    return await session.scalar(
+        select(OntologyShare).where(OntologyShare.ontology_id == ontology_id, grantee)
+    )
+
+
+async def managed_ontology(
+    session: AsyncSession, ontology_id: uuid.UUID, user_id: uuid.UUID, *, admin: bool
+) -> Ontology:
+    """The ontology whose shares this person manages (their own; any, for an admin), or
+    NOT_FOUND, as for an ontology that does not exist (a grantee included)."""
+    ontology = await session.get(Ontology, ontology_id)
+    if ontology is None or not (admin or ontology.owner_id == user_id):
+        raise not_found("Ontology")
+    return ontology

@@ -35,6 +35,8 @@ async def test_each_tool_answers_as_the_tokens_user(world: World, mcp_url: str) 
                 "description": None,
                 "status": "ready",
                 "datasetCount": 1,
+                "access": "owner",
+                "owner": owner.email,
             }
         ]
 
@@ -98,6 +100,39 @@ async def test_another_users_ontology_is_not_found(world: World, mcp_url: str) -
             for ref in (ontology_id, "Mine"):
                 result = await client.call_tool(name, {"ontology_id": ref, **arguments})
                 assert error_of(result).startswith("NOT_FOUND: "), (name, ref)
+
+
+async def test_an_ontology_shared_with_the_caller_is_listed_read_and_queried(
+    world: World, mcp_url: str
+) -> None:
+    owner, grantee = world.contributor, world.other
+    ontology_id = str(await world.make_ontology(owner, name="Shop"))
+    shared = await owner.client.post(
+        f"/api/ontologies/{ontology_id}/shares", json={"userId": str(grantee.id)}
+    )
+    assert shared.status_code == 201, shared.text
+    async with http_client(mcp_url, token_of(grantee)) as client:
+        [listed] = data_of(await client.call_tool("list_ontologies", {}))["ontologies"]
+        assert (listed["id"], listed["access"], listed["owner"]) == (
+            ontology_id,
+            "shared",
+            owner.email,
+        )
+        ran = data_of(
+            await client.call_tool(
+                "run_query", {"ontology_id": "Shop", "sql": "SELECT COUNT(*) AS n FROM customers"}
+            )
+        )
+        assert ran["rows"] == [[2]]
+        revoked = await owner.client.delete(
+            f"/api/ontologies/{ontology_id}/shares/{shared.json()['data']['id']}"
+        )
+        assert revoked.status_code == 204
+        again = await client.call_tool("run_query", {"ontology_id": ontology_id, "sql": "SELECT 1"})
+        assert error_of(again).startswith("NOT_FOUND: ")
+    # The query ran as the grantee's: its capsule is theirs, not the owner's.
+    assert (await grantee.client.get(f"/api/runs/{ran['runId']}")).status_code == 200
+    assert (await owner.client.get(f"/api/runs/{ran['runId']}")).status_code == 404
 
 
 async def test_a_viewer_may_read_but_not_ask(world: World, mcp_url: str) -> None:

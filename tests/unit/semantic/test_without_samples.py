@@ -1,4 +1,4 @@
-"""The model a grantee under a database role sees: nothing read with the owner's account."""
+"""What a grantee under a database role sees of a model: nothing read from the data."""
 
 from __future__ import annotations
 
@@ -6,10 +6,44 @@ import pytest
 
 from dataagent.semantic.catalog import ColumnInfo, SchemaSnapshot, TableInfo
 from dataagent.semantic.generation import generate_semantic_model
-from dataagent.semantic.model import without_samples
+from dataagent.semantic.model import SemanticModel, without_samples
 
 
-def _model(rows: int, comment: str | None = None):  # type: ignore[no-untyped-def]
+def test_without_samples_drops_values_and_counts_and_keeps_the_rest() -> None:
+    model = SemanticModel.model_validate(
+        {
+            "name": "shop",
+            "dialect": "postgresql",
+            "datasets": [
+                {
+                    "name": "orders",
+                    "source": "public.orders",
+                    "row_count": 1200,
+                    "fields": [
+                        {
+                            "name": "region",
+                            "expression": "region",
+                            "data_type": "varchar",
+                            "description": "Sales region",
+                            "sample_values": ["west", "east"],
+                            "distinct_count": 2,
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    shown = without_samples(model)
+    field = shown.datasets[0].fields[0]
+    assert field.sample_values == [] and field.distinct_count is None
+    assert shown.datasets[0].row_count is None
+    assert field.description == "Sales region" and shown.datasets[0].source == "public.orders"
+    # The original is untouched (it is cached and shared with the owner's requests).
+    assert model.datasets[0].fields[0].sample_values == ["west", "east"]
+    assert model.datasets[0].row_count == 1200
+
+
+def _generated(rows: int, comment: str | None = None) -> SemanticModel:
     table = TableInfo(
         schema_name="public",
         name="stores",
@@ -27,7 +61,7 @@ def _model(rows: int, comment: str | None = None):  # type: ignore[no-untyped-de
 
 @pytest.mark.parametrize(("rows", "said"), [(1, "1 row"), (1234, "1,234 rows")])
 def test_the_generated_row_count_leaves_the_description(rows: int, said: str) -> None:
-    model = _model(rows)
+    model = _generated(rows)
     [dataset] = model.datasets
     assert dataset.description is not None and dataset.description.endswith(f"with {said}.")
     [shown] = without_samples(model).datasets
@@ -37,5 +71,5 @@ def test_the_generated_row_count_leaves_the_description(rows: int, said: str) ->
 
 
 def test_a_description_a_person_wrote_stays() -> None:
-    [shown] = without_samples(_model(7, comment="Our shops, with 7 rows of history")).datasets
+    [shown] = without_samples(_generated(7, comment="Our shops, with 7 rows of history")).datasets
     assert shown.description == "Our shops, with 7 rows of history"

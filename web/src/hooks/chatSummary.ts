@@ -12,5 +12,6 @@ export function toChatSummary(chat: Schemas['ChatPublic'] | Schemas['ChatWithMes
     createdAt: chat.createdAt,
     updatedAt: chat.updatedAt,
     messageCount: chat.messageCount,
+    ontologyAccess: chat.ontologyAccess,
   };
 }

@@ -168,11 +168,17 @@ export function useDataChat(chatId: string, options: DataChatOptions): DataChatS
         await askAsync(request);
         return true;
       } catch (error) {
+        // Forbidden: the ontology may have stopped being shared since the chat was read. The
+        // chat (its `ontologyAccess`), the list's markers and the ontologies are read again.
+        if (error instanceof ApiError && error.status === 403) {
+          invalidateChat(queryClient, chatId);
+          void queryClient.invalidateQueries({ queryKey: queryKeys.ontologies, exact: true });
+        }
         onError.current?.(errorMessage(error));
         return false;
       }
     },
-    [askAsync, sending, streaming],
+    [askAsync, sending, streaming, queryClient, chatId],
   );
   const send = useCallback(
     async (text: string) => {

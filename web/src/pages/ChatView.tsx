@@ -5,6 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Link as RouterLink } from 'react-router';
+import { WITHDRAWN_MESSAGE, WITHDRAWN_REASON } from '../components/data-agent/accessLabels';
 import ChatHeader from '../components/data-agent/ChatHeader';
 import ChatInput from '../components/data-agent/ChatInput';
 import WelcomeScreen from '../components/data-agent/WelcomeScreen';
@@ -31,11 +32,16 @@ export interface ChatViewProps {
 }
 
 /** Why the input is disabled for this person, if it is. */
-export function disabledReasonFor(canWrite: boolean, role: string): string | null {
+export function disabledReasonFor(canWrite: boolean, role: string, withdrawn = false): string | null {
+  if (withdrawn) return WITHDRAWN_REASON;
   return canWrite ? null : `Your role (${role}) can read chats but not ask questions.`;
 }
 
-/** One chat: its header, the messages (or suggestions while empty) and the input. */
+/**
+ * One chat: its header, the messages (or suggestions while empty) and the input. A chat whose
+ * ontology is no longer shared with the person is read-only: an alert above the disabled
+ * input says why, and no answer is offered to be asked again.
+ */
 export default function ChatView(props: ChatViewProps) {
   const { chatId, canWrite, onError, onOpenSidebar, claimMessageId } = props;
   const data = useDataChat(chatId, { canWrite, onError, claimMessageId });
@@ -47,9 +53,11 @@ export default function ChatView(props: ChatViewProps) {
     setDraft(text);
   };
   const chat = data.chat;
+  const withdrawn = chat?.ontologyAccess === 'withdrawn';
   const empty = data.status === 'ready' && data.messages.length === 0;
-  const suggestions = useSuggestions(empty && chat ? chat.ontologyId : null);
-  const disabledReason = disabledReasonFor(canWrite, props.role);
+  // A withdrawn ontology's suggestions would be a 404: not asked for.
+  const suggestions = useSuggestions(empty && chat && !withdrawn ? chat.ontologyId : null);
+  const disabledReason = disabledReasonFor(canWrite, props.role, withdrawn);
 
   if (data.status === 'loading' || (data.status === 'ready' && !chat)) {
     return (
@@ -83,7 +91,8 @@ export default function ChatView(props: ChatViewProps) {
     );
   }
 
-  const ontologyName = props.ontologies.find((o) => o.id === chat.ontologyId)?.name ?? null;
+  const ontology = props.ontologies.find((o) => o.id === chat.ontologyId);
+  const ontologyName = ontology?.name ?? null;
   const askAgain = (messageId: string) => void data.regenerate(messageId);
   const onSuggestion = (prompt: string) => {
     if (disabledReason || data.isStreaming) fillDraft(prompt);
@@ -95,10 +104,11 @@ export default function ChatView(props: ChatViewProps) {
       <ChatHeader
         chat={chat}
         ontologyName={ontologyName}
+        sharedBy={ontology?.access === 'shared' ? ontology.ownerEmail : null}
         modelLabel={modelLabelFor(chat.llmProvider, props.providers)}
         onOpenSidebar={onOpenSidebar}
       />
-      {empty ? (
+      {empty && !withdrawn ? (
         <Box sx={{ flex: 1, minHeight: 0, overflowY: 'auto', display: 'flex' }}>
           <WelcomeScreen
             ontologyName={ontologyName}
@@ -111,11 +121,16 @@ export default function ChatView(props: ChatViewProps) {
         <MessageList
           messages={data.messages}
           streaming={data.isStreaming}
-          onAskAgain={canWrite ? askAgain : undefined}
+          onAskAgain={canWrite && !withdrawn ? askAgain : undefined}
         />
       )}
       <Box sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 }, py: 1.5 }}>
         <Box sx={{ maxWidth: 960, mx: 'auto' }}>
+          {withdrawn && (
+            <Alert severity="warning" sx={{ mb: 1.5 }}>
+              {WITHDRAWN_MESSAGE}
+            </Alert>
+          )}
           <ChatInput
             onSend={(text) => {
               // Not stored (the server refused, or was unreachable): give the text back.
@@ -126,6 +141,7 @@ export default function ChatView(props: ChatViewProps) {
             onStop={data.stop}
             streaming={data.isStreaming}
             disabledReason={disabledReason}
+            canStop={canWrite}
             draft={draft}
           />
         </Box>

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorResponse, frame, jsonResponse, sseResponse } from '../api/fakeFetch';
-import { chat, fakeServer, message, renderApp, type FakeServer } from './testApp';
+import { WITHDRAWN_MARKER, WITHDRAWN_MESSAGE, WITHDRAWN_REASON } from '../components/data-agent/accessLabels';
+import { chat, fakeServer, message, renderApp, sharedOntology, type FakeServer } from './testApp';
 
 function server(extra: Partial<FakeServer> = {}): FakeServer {
   return { signedIn: true, role: 'contributor', chats: [chat('c1', 'Revenue by city')], messages: { c1: [] }, ...extra };
@@ -152,5 +153,94 @@ describe('DataAgentPage', () => {
     expect(await screen.findByText('No chats yet')).toBeInTheDocument();
     expect(network.calls()).toContain('DELETE /api/data-agent/chats/c1');
     expect(network.calls().filter((c) => c === 'GET /api/data-agent/chats/c1')).toHaveLength(1);
+  });
+
+  describe('an ontology shared with the person', () => {
+    const WITHDRAWN_403 = "This chat's ontology is no longer shared with you: you can read the chat, but not ask in it. Ask the ontology's owner to share it again.";
+
+    it('a chat on it says whose it is, and its suggestions are asked as for one\'s own', async () => {
+      const state = server({
+        chats: [chat('c1', 'Team numbers', { ontologyId: 'o7', ontologyAccess: 'shared' })],
+        ontologies: [sharedOntology('o7', 'Finance', 'bo@example.com')],
+      });
+      const { network } = renderApp('/agent/c1', fakeServer(state));
+      expect(await screen.findByRole('heading', { name: 'Team numbers' })).toBeInTheDocument();
+      expect(await screen.findByText('Shared by bo@example.com')).toBeInTheDocument();
+      expect(screen.getByText('Finance')).toBeInTheDocument();
+      expect(await screen.findByRole('button', { name: /Top 10 customers by revenue/ })).toBeEnabled();
+      expect(network.calls()).toContain('GET /api/ontologies/o7/suggestions');
+      expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+      expect(screen.queryByText(WITHDRAWN_MESSAGE)).toBeNull();
+    });
+
+    it('a chat whose ontology was withdrawn reads, but says why it cannot ask', async () => {
+      const state = server({
+        chats: [chat('c1', 'Old team numbers', { ontologyId: 'o7', ontologyAccess: 'withdrawn' })],
+        messages: { c1: [message('m1', 'user', 'Q'), message('m2', 'assistant', 'Forty-two.')] },
+        ontologies: [],
+      });
+      const { network } = renderApp('/agent/c1', fakeServer(state));
+      const log = await screen.findByRole('log', { name: 'Messages' });
+      expect(log).toHaveTextContent('Forty-two.');
+      expect(screen.getByRole('alert')).toHaveTextContent(WITHDRAWN_MESSAGE);
+      const input = screen.getByRole('textbox', { name: 'Message' });
+      expect(input).toBeDisabled();
+      expect(input).toHaveAccessibleDescription(WITHDRAWN_REASON);
+      expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
+      expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      // The list marks it too.
+      await userEvent.setup().click(screen.getByRole('button', { name: 'Open chat list' }));
+      const list = await screen.findByRole('navigation', { name: 'Chats' });
+      expect(await within(list).findByRole('img', { name: WITHDRAWN_MARKER })).toBeInTheDocument();
+      expect(network.calls().some((c) => c.endsWith('/suggestions'))).toBe(false);
+    });
+
+    it('an empty withdrawn chat offers no suggestions to ask', async () => {
+      const state = server({
+        chats: [chat('c1', 'Never asked', { ontologyId: 'o7', ontologyAccess: 'withdrawn' })],
+        ontologies: [],
+      });
+      const { network } = renderApp('/agent/c1', fakeServer(state));
+      expect(await screen.findByText(WITHDRAWN_MESSAGE)).toBeInTheDocument();
+      expect(screen.queryByRole('list', { name: 'Suggested questions' })).toBeNull();
+      expect(screen.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+      expect(network.calls().some((c) => c.endsWith('/suggestions'))).toBe(false);
+    });
+
+    it('a 403 on sending (withdrawn since the chat was read) shows the server\'s sentence and turns the chat read-only', async () => {
+      const state = server({
+        chats: [chat('c1', 'Team numbers', { ontologyId: 'o7', ontologyAccess: 'shared' })],
+        messages: { c1: [message('m1', 'user', 'Q'), message('m2', 'assistant', 'Forty-two.')] },
+        ontologies: [sharedOntology('o7', 'Finance', 'bo@example.com')],
+      });
+      state.override = (req) => {
+        if (req.method === 'POST' && req.path === '/api/data-agent/chats/c1/messages') {
+          // The owner withdrew the share a moment ago.
+          state.chats = state.chats.map((c) => ({ ...c, ontologyAccess: 'withdrawn' as const }));
+          state.ontologies = [];
+          return errorResponse(403, 'FORBIDDEN', WITHDRAWN_403);
+        }
+        return undefined;
+      };
+      const { network } = renderApp('/agent/c1', fakeServer(state));
+      const ui = userEvent.setup();
+      const input = await screen.findByRole('textbox', { name: 'Message' });
+      expect(screen.getByRole('button', { name: 'Regenerate' })).toBeEnabled();
+      await ui.type(input, 'And last year?{Enter}');
+
+      // The server's sentence (the notice), then the read-only chat: the alert above the
+      // disabled input says it too.
+      await waitFor(() => expect(input).toBeDisabled());
+      const alerts = screen.getAllByRole('alert').filter((a) => a.textContent === WITHDRAWN_403);
+      expect(alerts).toHaveLength(2);
+      expect(screen.getByText(WITHDRAWN_REASON)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+      // The question is given back, not lost.
+      expect(input).toHaveValue('And last year?');
+      await waitFor(() => expect(screen.queryByText('Shared by bo@example.com')).toBeNull());
+      const reads = network.calls().filter((c) => c === 'GET /api/data-agent/chats/c1');
+      expect(reads).toHaveLength(2);
+    });
   });
 });

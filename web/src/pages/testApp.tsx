@@ -31,6 +31,7 @@ export function chat(id: string, name: string, extra: Partial<Schemas['ChatPubli
     createdAt: T0,
     updatedAt: T0,
     messageCount: 0,
+    ontologyAccess: 'owner',
     ...extra,
   };
 }
@@ -56,13 +57,22 @@ export const ONTOLOGY: Schemas['OntologyPublic'] = {
   embeddingProvider: null,
   createdAt: T0,
   updatedAt: T0,
+  access: 'owner',
+  owner: { id: 'u1', email: 'ana@example.com' },
 };
+
+/** An ontology someone else owns, shared with the signed-in person. */
+export function sharedOntology(id: string, name: string, ownerEmail: string): Schemas['OntologyPublic'] {
+  return { ...ONTOLOGY, id, name, access: 'shared', owner: { id: `owner-of-${id}`, email: ownerEmail } };
+}
 
 export interface FakeServer {
   signedIn: boolean;
   role: 'admin' | 'contributor' | 'viewer';
   chats: Schemas['ChatPublic'][];
   messages: Record<string, Schemas['MessagePublic'][]>;
+  /** What GET /api/ontologies answers; [ONTOLOGY] when not given. */
+  ontologies?: Schemas['OntologyPublic'][];
   /** Answers for routes the defaults do not know, or to override them; undefined: default. */
   override?: (req: FakeRequest) => Response | Promise<Response> | undefined;
 }
@@ -113,7 +123,7 @@ export function fakeServer(state: FakeServer): Handler {
       const renamed = state.chats.find((c) => c.id === chatMatch[1]);
       return renamed ? jsonResponse(200, { data: renamed }) : errorResponse(404, 'NOT_FOUND', 'Chat not found.');
     }
-    if (method === 'GET' && path === '/api/ontologies') return jsonResponse(200, { data: [ONTOLOGY] });
+    if (method === 'GET' && path === '/api/ontologies') return jsonResponse(200, { data: state.ontologies ?? [ONTOLOGY] });
     if (method === 'GET' && path === '/api/llm/providers') {
       return jsonResponse(200, {
         data: {

@@ -31,6 +31,7 @@ export function makeChat(overrides: Partial<ChatSummary> = {}): ChatSummary {
     createdAt: '2026-03-10T09:00:00.000Z',
     updatedAt: '2026-03-10T09:00:00.000Z',
     messageCount: 2,
+    ontologyAccess: 'owner',
     ...overrides,
   };
 }

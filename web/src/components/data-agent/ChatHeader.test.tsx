@@ -26,6 +26,13 @@ describe('ChatHeader', () => {
     expect(screen.queryByText('OpenAI · gpt-4o-mini')).toBeNull();
   });
 
+  it('says whose a shared ontology is', () => {
+    const shared = makeChat({ ontologyAccess: 'shared' });
+    renderWithTheme(<ChatHeader chat={shared} ontologyName="Sales" sharedBy="bo@example.com" modelLabel={null} />);
+    expect(screen.getByText('Sales')).toBeInTheDocument();
+    expect(screen.getByText('Shared by bo@example.com')).toBeInTheDocument();
+  });
+
   it('opens the chat list from its menu button', async () => {
     const onOpenSidebar = vi.fn();
     const { user } = renderWithTheme(

@@ -3,14 +3,18 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
+import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import StorageIcon from '@mui/icons-material/Storage';
 import type { ChatSummary } from '../../types';
+import { sharedByLabel } from './accessLabels';
 
 export interface ChatHeaderProps {
   chat: ChatSummary;
   ontologyName: string | null;
+  /** The owner's email when the ontology is shared with the person, not their own. */
+  sharedBy?: string | null;
   /** "Provider · model" in use for this chat; null when no model is configured (then the
    * built-in planner answers, as it does in an `offline` chat). */
   modelLabel: string | null;
@@ -27,8 +31,8 @@ const BUILT_IN_PLANNER_NO_MODEL =
 const BUILT_IN_PLANNER_CHOSEN =
   'This chat answers with the built-in planner and makes no model calls.';
 
-/** The chat's name, its ontology and the model answering (or the built-in planner). */
-export default function ChatHeader({ chat, ontologyName, modelLabel, onOpenSidebar, actions }: ChatHeaderProps) {
+/** The chat's name, its ontology (and whose, when shared) and the model answering (or the built-in planner). */
+export default function ChatHeader({ chat, ontologyName, sharedBy, modelLabel, onOpenSidebar, actions }: ChatHeaderProps) {
   return (
     <Box
       component="header"
@@ -77,6 +81,16 @@ export default function ChatHeader({ chat, ontologyName, modelLabel, onOpenSideb
               variant="outlined"
               title={`Ontology: ${ontologyName}`}
               sx={{ maxWidth: 220 }}
+            />
+          )}
+          {sharedBy && (
+            <Chip
+              icon={<GroupOutlinedIcon />}
+              label={sharedByLabel(sharedBy)}
+              size="small"
+              variant="outlined"
+              title={`This ontology is shared with you by ${sharedBy}`}
+              sx={{ maxWidth: 260 }}
             />
           )}
           {modelLabel && chat.agentMode !== 'offline' ? (

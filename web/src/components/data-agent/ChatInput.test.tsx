@@ -98,6 +98,14 @@ describe('ChatInput', () => {
     expect(screen.getByRole('button', { name: 'Stop generating' })).toBeDisabled();
   });
 
+  it('keeps Stop usable when told to, though sending is disabled (a withdrawn chat)', () => {
+    const { props } = setup({ streaming: true, disabledReason: 'No longer shared.', canStop: true });
+    const stop = screen.getByRole('button', { name: 'Stop generating' });
+    expect(stop).toBeEnabled();
+    fireEvent.click(stop);
+    expect(props.onStop).toHaveBeenCalledTimes(1);
+  });
+
   it('fills the box from the draft prop, and a new draft replaces the text', () => {
     const { props, rerender } = setup({ draft: 'Top 10 customers by revenue' });
     const box = screen.getByRole('textbox', { name: 'Message' });

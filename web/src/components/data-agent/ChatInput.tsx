@@ -13,6 +13,11 @@ export interface ChatInputProps {
   /** Cannot send at all (a viewer, no model): the box is disabled with this reason. */
   disabledReason?: string | null;
   /**
+   * Stop stays usable although sending is disabled (a chat whose ontology was withdrawn
+   * while its answer was being written: the person may still stop their own answer).
+   */
+  canStop?: boolean;
+  /**
    * Text to put in the box (a suggestion clicked); changes replace the box's text.
    * A change to "" or undefined leaves the box as it is.
    */
@@ -25,7 +30,15 @@ export interface ChatInputProps {
  * The question box: grows from 1 to 10 lines; Enter sends, Shift+Enter is a new line (and
  * Enter while an input method is composing does nothing); Stop while an answer streams.
  */
-export default function ChatInput({ onSend, onStop, streaming, disabledReason, draft, autoFocus = false }: ChatInputProps) {
+export default function ChatInput({
+  onSend,
+  onStop,
+  streaming,
+  disabledReason,
+  canStop = false,
+  draft,
+  autoFocus = false,
+}: ChatInputProps) {
   const [value, setValue] = useState(draft ?? '');
   const [lastDraft, setLastDraft] = useState(draft);
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
@@ -109,7 +122,7 @@ export default function ChatInput({ onSend, onStop, streaming, disabledReason, d
             aria-label="Stop generating"
             title="Stop generating"
             onClick={onStop}
-            disabled={blocked}
+            disabled={blocked && !canStop}
             color="primary"
             sx={{ border: 1, borderColor: 'divider' }}
           >

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { makeChat, renderWithTheme } from '../../test/render';
+import { SHARED_MARKER, WITHDRAWN_MARKER } from './accessLabels';
 import ChatSidebar, { type ChatSidebarProps } from './ChatSidebar';
 
 const now = new Date(2026, 2, 15, 14, 30);
@@ -256,5 +257,22 @@ describe('ChatSidebar', () => {
     setup({ canWrite: false, canDelete: true });
     expect(screen.queryByRole('button', { name: /^Rename chat / })).not.toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /^Delete chat / })).toHaveLength(chats.length);
+  });
+
+  it('marks a chat on a shared ontology, and one whose ontology is no longer shared', async () => {
+    const { user } = setup({
+      chats: [
+        makeChat({ id: 'a', name: 'Mine', updatedAt: iso(2026, 2, 15, 10) }),
+        makeChat({ id: 'b', name: 'Team numbers', updatedAt: iso(2026, 2, 15, 9), ontologyAccess: 'shared' }),
+        makeChat({ id: 'c', name: 'Old team numbers', updatedAt: iso(2026, 2, 15, 8), ontologyAccess: 'withdrawn' }),
+      ],
+    });
+    // One's own chats carry no marker; the others say what they are, in their name too.
+    expect(screen.getByRole('button', { name: 'Mine' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Team numbers ${SHARED_MARKER}` })).toBeInTheDocument();
+    const withdrawn = screen.getByRole('button', { name: `Old team numbers ${WITHDRAWN_MARKER}` });
+    expect(screen.getAllByRole('img', { name: SHARED_MARKER })).toHaveLength(1);
+    await user.hover(within(withdrawn).getByRole('img', { name: WITHDRAWN_MARKER }));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(WITHDRAWN_MARKER);
   });
 });

@@ -17,10 +17,13 @@ import AddIcon from '@mui/icons-material/Add';
 import ClearIcon from '@mui/icons-material/Clear';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
+import LinkOffOutlinedIcon from '@mui/icons-material/LinkOffOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import type { ChatSummary } from '../../types';
 import ConfirmDialog from '../common/ConfirmDialog';
 import RenameDialog from '../common/RenameDialog';
+import { SHARED_MARKER, WITHDRAWN_MARKER } from './accessLabels';
 import { groupChatsByDate, truncateName } from './groupChats';
 
 export interface ChatSidebarProps {
@@ -322,7 +325,27 @@ function ChatRow({ chat, active, onSelect, onRename, onDelete }: ChatRowProps) {
           primary={truncateName(chat.name)}
           slotProps={{ primary: { noWrap: true, variant: 'body2' } }}
         />
+        <AccessMarker access={chat.ontologyAccess} />
       </ListItemButton>
     </ListItem>
+  );
+}
+
+/** A small icon after a chat's name: on a shared ontology, or one no longer shared. */
+function AccessMarker({ access }: { access: ChatSummary['ontologyAccess'] }) {
+  if (access === 'owner') return null;
+  const label = access === 'shared' ? SHARED_MARKER : WITHDRAWN_MARKER;
+  const Icon = access === 'shared' ? GroupOutlinedIcon : LinkOffOutlinedIcon;
+  return (
+    <Tooltip title={label}>
+      <Box
+        component="span"
+        role="img"
+        aria-label={label}
+        sx={{ display: 'inline-flex', flexShrink: 0, ml: 0.75, color: 'text.secondary' }}
+      >
+        <Icon fontSize="inherit" />
+      </Box>
+    </Tooltip>
   );
 }

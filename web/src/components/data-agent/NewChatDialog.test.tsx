@@ -10,6 +10,14 @@ const onto = (id: string, name: string, status = 'ready'): OntologySummary => ({
   description: null,
   status,
   datasetCount: 3,
+  access: 'owner',
+  ownerEmail: 'ana@example.com',
+});
+
+const shared = (id: string, name: string, ownerEmail: string): OntologySummary => ({
+  ...onto(id, name),
+  access: 'shared',
+  ownerEmail,
 });
 
 const providers: ProviderView[] = [
@@ -121,6 +129,33 @@ describe('NewChatDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Ontology is not ready')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Create' })).toBeEnabled());
+  });
+
+  it('lists shared ontologies after one\'s own, each with its owner', async () => {
+    const { props, user } = setup({
+      ontologies: [shared('o4', 'Finance', 'bo@example.com'), onto('o1', 'Sales'), shared('o5', 'Draft', 'cy@example.com')],
+    });
+    await user.click(screen.getByRole('combobox', { name: /Ontology/ }));
+    const listbox = screen.getByRole('listbox');
+    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Sales',
+      'FinanceShared by bo@example.com',
+      'DraftShared by cy@example.com',
+    ]);
+
+    await user.click(screen.getByRole('option', { name: /Finance.*Shared by bo@example\.com/ }));
+    // The field shows the name; its help says whose it is.
+    const select = screen.getByRole('combobox', { name: /Ontology/ });
+    expect(select).toHaveTextContent(/^Finance$/);
+    expect(screen.getByText(/^Shared by bo@example\.com: you can ask about it/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(props.onCreate).toHaveBeenCalledWith({ ontologyId: 'o4' });
+  });
+
+  it('preselects the only ready ontology when it is a shared one, and says whose it is', () => {
+    setup({ ontologies: [shared('o4', 'Finance', 'bo@example.com')] });
+    expect(screen.getByRole('combobox', { name: /Ontology/ })).toHaveTextContent(/^Finance$/);
+    expect(screen.getByText(/^Shared by bo@example\.com: you can ask about it/)).toBeInTheDocument();
   });
 
   it('renders nothing when closed', () => {

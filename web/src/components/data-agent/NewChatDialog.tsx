@@ -5,9 +5,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { ownFirst } from '../../hooks/useOntologies';
 import { useAsyncAction } from '../common/useAsyncAction';
+import { sharedByLabel } from './accessLabels';
 import type { AgentMode, OntologySummary, ProviderView } from '../../types';
 
 export interface NewChatInput {
@@ -44,7 +47,10 @@ export function providerLabel(provider: Pick<ProviderView, 'name' | 'model'>): s
   return provider.model ? `${provider.name} · ${provider.model}` : provider.name;
 }
 
-/** Pick an ontology (ready ones only), an optional name and the model; Create. */
+/**
+ * Pick an ontology (ready ones only: one's own, then those shared with one, each with its
+ * owner's email), an optional name and the model; Create.
+ */
 export default function NewChatDialog(props: NewChatDialogProps) {
   const { open, onClose } = props;
   const titleId = useId();
@@ -85,6 +91,7 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
   };
 
   const shownError = failure ?? error ?? null;
+  const chosen = ready.find((o) => o.id === ontologyId);
 
   return (
     <form onSubmit={submit} noValidate>
@@ -103,13 +110,14 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
             required
             fullWidth
             margin="dense"
-            helperText="The data model this conversation asks about"
+            helperText={
+              chosen?.access === 'shared'
+                ? `${sharedByLabel(chosen.ownerEmail)}: you can ask about it; its owner keeps it up to date`
+                : 'The data model this conversation asks about'
+            }
+            slotProps={{ select: { renderValue: (id) => ready.find((o) => o.id === id)?.name ?? '' } }}
           >
-            {ready.map((o) => (
-              <MenuItem key={o.id} value={o.id}>
-                {o.name}
-              </MenuItem>
-            ))}
+            {ontologyOptions(ready)}
           </TextField>
         )}
 
@@ -173,4 +181,20 @@ function NewChatForm({ ontologies, providers, onClose, onCreate, error }: NewCha
       </DialogActions>
     </form>
   );
+}
+
+/**
+ * The picker's items: one's own ontologies by name, then those shared with one, each with its
+ * owner. (No group headings: a Select makes every child an option, headings too.)
+ */
+function ontologyOptions(ready: OntologySummary[]) {
+  return ownFirst(ready).map((o) => (
+    <MenuItem key={o.id} value={o.id}>
+      {o.access === 'shared' ? (
+        <ListItemText primary={o.name} secondary={sharedByLabel(o.ownerEmail)} sx={{ my: 0 }} />
+      ) : (
+        o.name
+      )}
+    </MenuItem>
+  ));
 }
