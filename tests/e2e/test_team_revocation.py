@@ -1,24 +1,22 @@
 """Two `dataagent serve` processes on one PostgreSQL app database: a share revoked, or a
 member taken out of a group, is in force on the other replica's very next request.
 
-The owner builds an ontology through replica A; it is shared with G directly and with group
-T (holding H). G and H read and query it through replica B. Each change is written to the
-app database (as the shares API of either replica would write it), then checked on B at
-once: no sleep, no cache to expire.
+The owner builds an ontology through replica A and shares it there with G directly and with
+group T (an admin made it on A, with H in it). G and H read and query it through replica B.
+Each change is made through replica A's API, then checked on B at once: no sleep, no cache
+to expire.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 from tests.e2e.servers import Server, shop_database, start_ontology, until
 
-OWNER, G, H = "owner@example.com", "g@example.com", "h@example.com"
+OWNER, G, H, ADMIN = "owner@example.com", "g@example.com", "h@example.com", "admin@example.com"
 COUNT_SQL = "SELECT count(*) AS n FROM t0000_orders"
 
 
@@ -36,6 +34,7 @@ def replicas(tmp_path: Path, postgres_db: str) -> Iterator[tuple[Server, Server]
     a, b = servers
     for email in (OWNER, G, H):
         a.create_user(email)  # migrates the app database first
+    a.create_user(ADMIN, role="admin")
     try:
         for server in servers:
             server.start()
@@ -44,32 +43,6 @@ def replicas(tmp_path: Path, postgres_db: str) -> Iterator[tuple[Server, Server]
     finally:
         for server in servers:
             server.stop()
-
-
-def user_id(app_db: str, email: str) -> uuid.UUID:
-    """A user's id in the app database."""
-    with psycopg.connect(app_db) as conn:
-        row = conn.execute("SELECT id FROM users WHERE email = %s", (email,)).fetchone()
-    assert row is not None, email
-    found: uuid.UUID = row[0]
-    return found
-
-
-def write(app_db: str, sql: str, *params: object) -> None:
-    """One committed change to the app database."""
-    with psycopg.connect(app_db) as conn:
-        conn.execute(sql, params)
-
-
-def share_with(app_db: str, ontology_id: str, *, user: uuid.UUID | None = None,
-               group: uuid.UUID | None = None) -> None:  # fmt: skip
-    """A share row, as `POST /api/ontologies/{id}/shares` makes one."""
-    write(
-        app_db,
-        "INSERT INTO ontology_shares (id, ontology_id, user_id, group_id, created_at) "
-        "VALUES (%s, %s, %s, %s, now())",
-        uuid.uuid4(), uuid.UUID(ontology_id), user, group,
-    )  # fmt: skip
 
 
 def reaches(client: httpx.Client, ontology_id: str) -> tuple[int, int]:
@@ -83,7 +56,7 @@ def reaches(client: httpx.Client, ontology_id: str) -> tuple[int, int]:
 
 @pytest.mark.postgres
 def test_revocation_and_membership_changes_are_in_force_on_the_next_request(
-    replicas: tuple[Server, Server], postgres_db: str
+    replicas: tuple[Server, Server],
 ) -> None:
     a, b = replicas
     database = shop_database(a.home.parent / "shared" / "shop.db", tables=1)
@@ -97,16 +70,18 @@ def test_revocation_and_membership_changes_are_in_force_on_the_next_request(
 
         until(ready, "the ontology is built")
 
-    g_id, h_id = user_id(postgres_db, G), user_id(postgres_db, H)
-    team = uuid.uuid4()
-    write(postgres_db, "INSERT INTO groups (id, name, created_at, updated_at) "
-          "VALUES (%s, 'T', now(), now())", team)  # fmt: skip
-    write(postgres_db, "INSERT INTO group_members (group_id, user_id, created_at) "
-          "VALUES (%s, %s, now())", team, h_id)  # fmt: skip
-    share_with(postgres_db, ontology_id, user=g_id)
-    share_with(postgres_db, ontology_id, group=team)
+    with a.client(OWNER) as owner, a.client(ADMIN) as admin, b.client(G) as g, b.client(H) as h:
+        g_id, h_id = (c.get("/api/auth/me").json()["data"]["id"] for c in (g, h))
+        team = admin.post("/api/groups", json={"name": "T"})
+        assert team.status_code == 201, team.text
+        members_url = f"/api/groups/{team.json()['data']['id']}/members"
+        assert admin.put(members_url, json={"userIds": [h_id]}).status_code == 200
+        shares_url = f"/api/ontologies/{ontology_id}/shares"
+        direct = owner.post(shares_url, json={"userId": g_id})
+        assert direct.status_code == 201, direct.text
+        by_group = owner.post(shares_url, json={"groupId": team.json()["data"]["id"]})
+        assert by_group.status_code == 201, by_group.text
 
-    with b.client(G) as g, b.client(H) as h:
         assert reaches(g, ontology_id) == (200, 200)
         assert reaches(h, ontology_id) == (200, 200)
         listed = g.get("/api/ontologies").json()["data"]
@@ -125,8 +100,9 @@ def test_revocation_and_membership_changes_are_in_force_on_the_next_request(
         streamed = g.post(f"{chat_url}/messages/{answer_id}/stream")
         assert streamed.status_code == 200 and "event: message_complete" in streamed.text
 
-        # G's share revoked: B refuses G's next request, and keeps the chat readable.
-        write(postgres_db, "DELETE FROM ontology_shares WHERE user_id = %s", g_id)
+        # G's share revoked on A: B refuses G's next request, and keeps the chat readable.
+        revoked = owner.delete(f"{shares_url}/{direct.json()['data']['id']}")
+        assert revoked.status_code == 204, revoked.text
         assert reaches(g, ontology_id) == (404, 404)
         assert g.get("/api/ontologies").json()["data"] == []
         kept = g.get(chat_url)
@@ -137,14 +113,13 @@ def test_revocation_and_membership_changes_are_in_force_on_the_next_request(
         assert "no longer shared" in refused.json()["error"]["message"]
         assert reaches(h, ontology_id) == (200, 200)  # H's group share is untouched
 
-        # H taken out of T: B refuses H's next request.
-        write(postgres_db, "DELETE FROM group_members WHERE user_id = %s", h_id)
+        # H taken out of T on A: B refuses H's next request.
+        assert admin.put(members_url, json={"userIds": []}).status_code == 200
         assert reaches(h, ontology_id) == (404, 404)
 
-        # Both given back: B answers the next request again.
-        share_with(postgres_db, ontology_id, user=g_id)
-        write(postgres_db, "INSERT INTO group_members (group_id, user_id, created_at) "
-              "VALUES (%s, %s, now())", team, h_id)  # fmt: skip
+        # Both given back on A: B answers the next request again.
+        assert owner.post(shares_url, json={"userId": g_id}).status_code == 201
+        assert admin.put(members_url, json={"userIds": [h_id]}).status_code == 200
         assert reaches(g, ontology_id) == (200, 200)
         assert reaches(h, ontology_id) == (200, 200)
         assert g.get(chat_url).json()["data"]["ontologyAccess"] == "shared"
