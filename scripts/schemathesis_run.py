@@ -4,8 +4,9 @@ Starts the scripted OpenAI-compatible model (tests/fakes/openai_server.py), a re
 a free port with a fresh data directory in a temporary folder and an admin made with the
 command line; makes, over the API, one of everything the routes serve (an ontology over a
 small SQLite database, so the chat and stateless-chat routes answer, a chat with an answered
-question, a chart, a query record, a file dataset, a user; spares for the operations that
-delete or change them) and hands their ids to st as dictionaries; then runs
+question, a chart, a query record, a file dataset, a user, a group and shares of the
+ontology; spares for the operations that delete or change them) and hands their ids to st
+as dictionaries; then runs
 
     st --config-file <those ids> run http://127.0.0.1:PORT/openapi.json --checks all \
         --seed 22 --max-examples 40 --baseline scripts/schemathesis-baseline.json ...
@@ -122,6 +123,12 @@ def _user(client: httpx.Client, email: str) -> str:
     return user_id
 
 
+def _group(client: httpx.Client, name: str, members: list[str]) -> str:
+    group_id: str = _data(client.post("/api/groups", json={"name": name}), 201)["id"]
+    _data(client.put(f"/api/groups/{group_id}/members", json={"userIds": members}))
+    return group_id
+
+
 def seed(server: Server) -> tuple[dict[str, str], dict[str, str]]:
     """One of each thing the API serves, made as the admin, so st gets past the 404s of
     made-up ids: ({path, query or body parameter name: an id}, the spare ids that deleting
@@ -152,6 +159,12 @@ def seed(server: Server) -> tuple[dict[str, str], dict[str, str]]:
         run_id = _data(client.post("/api/query", json=body))["runId"]
         spare["dataset_id"] = _dataset(client, "spare_cities")
         spare["user_id"] = _user(client, "spare@example.com")
+        ana = _user(client, "ana@example.com")
+        group_id = _group(client, "analysts", [ana])
+        spare["group_id"] = _group(client, "spare analysts", [])
+        shares = f"/api/ontologies/{ontology_id}/shares"
+        share_id = _data(client.post(shares, json={"groupId": group_id}), 201)["id"]
+        spare["share_id"] = _data(client.post(shares, json={"userId": ana}), 201)["id"]
         ids |= {
             "connectionId": ids["connection_id"],
             "semanticModelId": ids["model_id"],
@@ -162,7 +175,11 @@ def seed(server: Server) -> tuple[dict[str, str], dict[str, str]]:
             "chart_id": charts[0],
             "run_id": run_id,
             "dataset_id": _dataset(client, "cities"),
-            "user_id": _user(client, "ana@example.com"),
+            "user_id": ana,
+            "userId": ana,
+            "group_id": group_id,
+            "groupId": group_id,
+            "share_id": share_id,
             "name": "t0000_orders",
         }
     return ids, spare
@@ -193,6 +210,8 @@ SPENDING = (
     "deleteChat",
     "deleteDataset",
     "deleteUser",
+    "deleteGroup",
+    "deleteOntologyShare",
 )
 
 

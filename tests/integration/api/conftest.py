@@ -161,6 +161,26 @@ async def world(settings: Settings) -> AsyncIterator[World]:
         await context.aclose()
 
 
+async def ontology_on(
+    world: World, owner: Account, values: dict[str, str], name: str
+) -> tuple[uuid.UUID, uuid.UUID]:
+    """A connection with these values, a semantic model generated from it and a ready
+    ontology of that model, built the production way: (connection id, ontology id)."""
+    context = world.context
+    async with world.database.session() as session:
+        connection = await connections.create_connection(context, session, owner.id, name, values)
+        model = await semantic_models.create_from_connection(
+            context, session, owner.id, connection.id, name.lower(), None
+        )
+        ontology = await ontologies.create_ontology(
+            context, session, owner.id, model.id, name, None
+        )
+        await context.builds.wait(ontology.id)
+        await session.refresh(ontology)
+        assert ontology.status == "ready", ontology.error
+        return connection.id, ontology.id
+
+
 async def built(client: httpx.AsyncClient, ontology_id: str) -> dict[str, object]:
     """The ontology once its build has ended (polled over HTTP, as a client would)."""
     for _ in range(3000):

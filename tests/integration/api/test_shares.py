@@ -14,9 +14,8 @@ import psycopg
 import pytest
 from sqlalchemy import select
 from tests.conftest import fresh_postgres_database, postgres_reader
-from tests.integration.api.conftest import Account, World
+from tests.integration.api.conftest import Account, World, ontology_on
 
-from dataagent.services import connections, ontologies, semantic_models
 from dataagent.sources.engines import DATABASE_ROLE_DIALECTS
 from dataagent.store.models import AuditEvent, OntologyShare
 
@@ -298,21 +297,8 @@ def shop(postgres_admin_url: str) -> Iterator[Shop]:
 
 async def _postgres_ontology(world: World, owner: Account, shop: Shop) -> uuid.UUID:
     """A ready ontology of the shop, through a connection as its read-only account."""
-    context = world.context
-    async with world.database.session() as session:
-        connection = await connections.create_connection(
-            context, session, owner.id, "Shop", {"dialect": "postgresql", "url": shop.url}
-        )
-        model = await semantic_models.create_from_connection(
-            context, session, owner.id, connection.id, "shop", None
-        )
-        ontology = await ontologies.create_ontology(
-            context, session, owner.id, model.id, "Shop", None
-        )
-        await context.builds.wait(ontology.id)
-        await session.refresh(ontology)
-        assert ontology.status == "ready", ontology.error
-        return ontology.id
+    values = {"dialect": "postgresql", "url": shop.url}
+    return (await ontology_on(world, owner, values, "Shop"))[1]
 
 
 def _no_connection_details(text: str, shop: Shop) -> None:

@@ -24,11 +24,11 @@ import pytest
 from langchain_core.messages import BaseMessage
 from tests.conftest import fresh_postgres_database, with_user
 from tests.fakes.scripted_model import Reply, ScriptedChatModel, call
-from tests.integration.api.conftest import Account, World
+from tests.integration.api.conftest import Account, World, ontology_on
 from tests.integration.runs.conftest import Live, parse, read_frames
 from tests.integration.teams.conftest import add_account
 
-from dataagent.services import connections, ontologies, semantic_models
+from dataagent.services import connections, ontologies
 from dataagent.sources.executor import SHARED_CONNECTION_FAILED
 from dataagent.sources.sessions import role_problem
 from dataagent.store import shares
@@ -149,21 +149,8 @@ class Shared:
 async def shared(world: World, rls_db: RlsDatabase) -> AsyncIterator[Shared]:
     """The owner's ready ontology, built the production way, shared under west and east."""
     owner = world.contributor
-    context = world.context
-    async with world.database.session() as session:
-        connection = await connections.create_connection(
-            context, session, owner.id, "Sales", {"dialect": "postgresql", "url": rls_db.reader_url}
-        )
-        model = await semantic_models.create_from_connection(
-            context, session, owner.id, connection.id, "sales", None
-        )
-        ontology = await ontologies.create_ontology(
-            context, session, owner.id, model.id, "Sales", None
-        )
-        await context.builds.wait(ontology.id)
-        await session.refresh(ontology)
-        assert ontology.status == "ready", ontology.error
-        connection_id, ontology_id = connection.id, ontology.id
+    values = {"dialect": "postgresql", "url": rls_db.reader_url}
+    connection_id, ontology_id = await ontology_on(world, owner, values, "Sales")
     east = await add_account(world, "east")
     # The share rows as the shares API stores them (its checks are another test's subject).
     async with world.database.session() as session:
