@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from dataagent.api.schemas import HAS_TEXT, ApiInput, ApiModel
@@ -57,6 +57,12 @@ class GroupUpdate(ApiInput):
     # Optional but never null, as `ChatUpdate.name`.
     name: GroupName | SkipJsonSchema[None] = None
     description: GroupDescription | None = None
+
+    @model_validator(mode="after")
+    def _name_not_null(self) -> GroupUpdate:
+        if "name" in self.model_fields_set and self.name is None:
+            raise ValueError("the name cannot be null (leave it out to keep it)")
+        return self
 
     def changes(self) -> dict[str, str | None]:
         """The fields given: `name` when set, `description` when sent (null clears it)."""
