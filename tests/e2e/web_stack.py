@@ -1,4 +1,4 @@
-"""The stack the browser tests run against: a scripted model, `dataagent demo`, two users.
+"""The stack the browser tests run against: a scripted model, `dataagent demo`, three users.
 
     python -m tests.e2e.web_stack      (from the repository root; web/ must be built)
 
@@ -7,8 +7,9 @@ starts a scripted OpenAI-compatible server (tests/fakes/openai_server.py) and a 
 web/dist. The browser reaches the server through a TCP relay (`Relay`) that a test can tell
 to cut every open connection, as a flaky network would. When all answer it prints one line,
 `WEB_STACK {json}`, with the base URL (the relay's), the relay's drop URL and the accounts
-(the demo's admin and a viewer), then runs until stdin closes or it is signalled, and stops
-everything. Playwright's global set-up (web/e2e/global-setup.ts) starts it.
+(the demo's admin, who owns the demo ontology; a viewer; a contributor a test can share it
+with), then runs until stdin closes or it is signalled, and stops everything. Playwright's
+global set-up (web/e2e/global-setup.ts) starts it.
 
 The model is scripted by the question, so a browser test picks the behaviour it needs:
 
@@ -48,6 +49,8 @@ ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-password-e2e"
 VIEWER_EMAIL = "viewer@example.com"
 VIEWER_PASSWORD = "viewer-password-e2e"
+CONTRIBUTOR_EMAIL = "contributor@example.com"
+CONTRIBUTOR_PASSWORD = "contributor-password-e2e"
 SLOW_PIECE_S = 0.15
 
 REVENUE_SQL = (
@@ -211,20 +214,25 @@ def _drain(process: subprocess.Popen[str], output: list[str]) -> None:
         output.append(line)
 
 
-def _create_viewer(url: str) -> None:
+def _create_users(url: str) -> None:
+    """The viewer and the contributor, created by the demo's admin."""
     with httpx.Client(base_url=url, timeout=30) as client:
         login = client.post(
             "/api/auth/login", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
         )
         login.raise_for_status()
         token = login.json()["data"]["accessToken"]
-        created = client.post(
-            "/api/users",
-            json={"email": VIEWER_EMAIL, "password": VIEWER_PASSWORD, "role": "viewer"},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        if created.status_code not in (201, 409):
-            raise RuntimeError(f"could not create the viewer: {created.text}")
+        for email, password, role in (
+            (VIEWER_EMAIL, VIEWER_PASSWORD, "viewer"),
+            (CONTRIBUTOR_EMAIL, CONTRIBUTOR_PASSWORD, "contributor"),
+        ):
+            created = client.post(
+                "/api/users",
+                json={"email": email, "password": password, "role": role},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            if created.status_code not in (201, 409):
+                raise RuntimeError(f"could not create the {role}: {created.text}")
 
 
 def main() -> int:
@@ -256,13 +264,14 @@ def main() -> int:
         threading.Thread(target=_drain, args=(process, output), daemon=True).start()
         try:
             url = f"http://127.0.0.1:{port}"
-            _create_viewer(url)
+            _create_users(url)
             relay = Relay(port)
             announcement = {
                 "baseUrl": f"http://127.0.0.1:{relay.port}",
                 "dropUrl": relay.control_url,
                 "admin": {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD},
                 "viewer": {"email": VIEWER_EMAIL, "password": VIEWER_PASSWORD},
+                "contributor": {"email": CONTRIBUTOR_EMAIL, "password": CONTRIBUTOR_PASSWORD},
             }
             print("WEB_STACK " + json.dumps(announcement), flush=True)
             # Until the parent goes away (stdin closes) or signals.

@@ -1,6 +1,6 @@
 // What every browser test shares: the stack's address and accounts, signing in, and a
 // guard that fails the test on any console error, uncaught exception or CSP violation.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export interface Account {
   email: string;
@@ -11,8 +11,11 @@ interface Stack {
   baseUrl: string;
   /** A POST here cuts every open connection between the page and the server. */
   dropUrl: string;
+  /** Owns the demo ontology ("Retail demo"). */
   admin: Account;
   viewer: Account;
+  /** Owns nothing: a test shares the demo ontology with them. */
+  contributor: Account;
 }
 
 export function stack(): Stack {
@@ -72,6 +75,20 @@ export async function signIn(page: Page, account: Account, path = '/agent'): Pro
 export async function signInQuickly(page: Page, account: Account): Promise<void> {
   const response = await page.request.post('/api/auth/login', { data: account });
   expect(response.ok()).toBeTruthy();
+}
+
+/**
+ * Signs in through `request` (which keeps the session cookie: `page.request` signs the page
+ * in) and returns the bearer token and the user's id.
+ */
+export async function apiLogin(
+  request: APIRequestContext,
+  account: Account,
+): Promise<{ token: string; userId: string }> {
+  const response = await request.post('/api/auth/login', { data: account });
+  expect(response.ok()).toBeTruthy();
+  const { data } = (await response.json()) as { data: { accessToken: string; user: { id: string } } };
+  return { token: data.accessToken, userId: data.user.id };
 }
 
 /** Creates a chat on the demo ontology through the dialog and opens it. */
