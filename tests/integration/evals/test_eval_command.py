@@ -165,7 +165,7 @@ def test_eval_faults_is_still_a_subcommand_and_bad_input_is_refused(
     assert "No user has the email 'nobody@example.com'" in unknown.output
     absent = runner.invoke(app, ["eval", str(nobody), "--ontology", "No such"])
     assert absent.exit_code == 1
-    assert "has no ontology named 'No such'" in absent.output
+    assert "reaches no ontology named 'No such'" in absent.output
     assert model_env.requests == []
 
 
