@@ -54,16 +54,6 @@ async def find_ontologies(session: AsyncSession, name_or_id: str) -> list[Ontolo
     return list(rows)
 
 
-async def list_ontologies(session: AsyncSession, owner_id: uuid.UUID) -> list[Ontology]:
-    """The owner's ontologies, newest first."""
-    rows = await session.scalars(
-        select(Ontology)
-        .where(Ontology.owner_id == owner_id)
-        .order_by(Ontology.created_at.desc(), Ontology.id)
-    )
-    return list(rows)
-
-
 async def add_ontology(
     session: AsyncSession,
     owner_id: uuid.UUID,
