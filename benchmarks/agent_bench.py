@@ -356,7 +356,7 @@ async def retrieval_and_prompt(ctx: AppContext, account: Account, runs: int) -> 
     """Time retrieval for the question, and render the system prompt with 1..n of the
     datasets it found (the prompt is pure: rendering it costs nothing worth timing)."""
     async with ctx.database.session() as session:
-        chat = await chats.create_chat(session, account.user_id, "Prompt", account.ontology_id)
+        chat = await chats.create_chat(ctx, session, account.user_id, "Prompt", account.ontology_id)
         context = await chats.load_chat_context(ctx, session, account.user_id, chat.id)
         search_s, ground_s = [], []
         for _ in range(runs):
@@ -364,7 +364,7 @@ async def retrieval_and_prompt(ctx: AppContext, account: Account, runs: int) -> 
             await ontologies.search(ctx, session, context.ontology, QUESTION)
             search_s.append(time.perf_counter() - started)
             started = time.perf_counter()
-            datasets = (await ground(ctx, context.ontology, context.model, QUESTION)).datasets
+            datasets = (await ground(ctx, context.access, context.model, QUESTION)).datasets
             ground_s.append(time.perf_counter() - started)
     limits = PromptLimits(ctx.settings.query_max_rows, ctx.settings.query_timeout_s)
     relationships = join_hints(context.model)
