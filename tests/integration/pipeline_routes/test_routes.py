@@ -251,7 +251,7 @@ BY_REGION = (
     "SELECT s.region, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) AS revenue "
     "FROM order_items oi "
     "JOIN orders o ON o.id = oi.order_id JOIN stores s ON s.id = o.store_id "
-    "WHERE o.status = 'completed' GROUP BY s.region"
+    "WHERE o.status = 'completed' GROUP BY s.region ORDER BY s.region"
 )
 
 
