@@ -106,7 +106,7 @@ async def chat_accesses(
     session: AsyncSession, owner_id: uuid.UUID, chats_: list[DataChat]
 ) -> dict[uuid.UUID, ChatOntologyAccess]:
     """How the caller reaches each chat's ontology: `owner`, `shared`, or `withdrawn`."""
-    reached = {a.ontology.id: a.kind for a in await shares.reachable(session, owner_id)}
+    reached = await shares.kinds(session, owner_id, {c.ontology_id for c in chats_})
     return {c.id: reached.get(c.ontology_id, "withdrawn") for c in chats_}
 
 

@@ -110,6 +110,23 @@ async def reachable(session: AsyncSession, user_id: uuid.UUID) -> list[OntologyA
     return found
 
 
+async def kinds(
+    session: AsyncSession, user_id: uuid.UUID, ontology_ids: set[uuid.UUID]
+) -> dict[uuid.UUID, OntologyAccessKind]:
+    """How `user_id` reaches each of these ontologies (`owner` or `shared`); those they do
+    not reach are left out."""
+    if not ontology_ids:
+        return {}
+    found: dict[uuid.UUID, OntologyAccessKind] = {}
+    shared = _shares_for(user_id).where(OntologyShare.ontology_id.in_(ontology_ids))
+    for share in await session.scalars(shared):
+        found[share.ontology_id] = "shared"
+    owned = select(Ontology.id).where(Ontology.id.in_(ontology_ids), Ontology.owner_id == user_id)
+    for ontology_id in await session.scalars(owned):
+        found[ontology_id] = "owner"
+    return found
+
+
 async def owner_emails(session: AsyncSession, owner_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
     """The email of each of these users (the owners an ontology listing names)."""
     if not owner_ids:
